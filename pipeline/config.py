@@ -1,0 +1,62 @@
+"""One frozen configuration object shared by the CLI, the worker and the demo."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+ENV_BOOTSTRAP = "LEAKLINE_BOOTSTRAP"
+ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
+
+DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
+DEFAULT_DATA_DIR = "./leakline-data"
+
+
+@dataclass(frozen=True)
+class Topics:
+    events: str = "gateway.events"
+    dlq: str = "gateway.events.dlq"
+    samples: str = "leak.samples"
+
+
+@dataclass(frozen=True)
+class Settings:
+    bootstrap: str = DEFAULT_BOOTSTRAP
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+    topics: Topics = field(default_factory=Topics)
+    app_id: str = "leakline"
+    partitions: int = 4
+    # micro-batching: Faust's per-event overhead is the throughput wall, so the
+    # agent takes up to batch_size events or waits batch_within seconds
+    batch_size: int = 2000
+    batch_within_s: float = 1.0
+    max_event_bytes: int = 4 * 1024 * 1024
+    # full text is stored for every leaking row and for this share of clean rows
+    clean_text_sample_rate: float = 0.05
+    # Tansu completes a first group join after about half the session timeout
+    session_timeout_s: float = 10.0
+    web_host: str = "127.0.0.1"
+    web_port: int = 6066
+    web_enabled: bool = False
+    worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+
+    @property
+    def faust_datadir(self) -> Path:
+        return self.data_dir / "faust"
+
+    def with_overrides(self, **changes: object) -> Settings:
+        clean = {k: v for k, v in changes.items() if v is not None}
+        if "data_dir" in clean:
+            clean["data_dir"] = Path(str(clean["data_dir"]))
+        return replace(self, **clean)  # type: ignore[arg-type]
+
+
+def from_env(**overrides: object) -> Settings:
+    """Defaults, then LEAKLINE_* environment variables, then explicit overrides."""
+    base = Settings(
+        bootstrap=os.environ.get(ENV_BOOTSTRAP, DEFAULT_BOOTSTRAP),
+        data_dir=Path(os.environ.get(ENV_DATA_DIR, DEFAULT_DATA_DIR)),
+    )
+    return base.with_overrides(**overrides)

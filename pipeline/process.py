@@ -1,0 +1,110 @@
+"""Turn one batch of raw Kafka records into stored rows, samples and dead letters.
+
+This is the worker's whole job minus the I/O, so it is tested without a broker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from detectors import Detector, run_detectors
+from pipeline.contract import ContractError, decode_event
+from pipeline.normalise import normalise
+from pipeline.rows import Origin, RowBuilder
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    key: bytes | None
+    value: bytes
+    origin: Origin
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """A rejected payload: the raw bytes unchanged, plus why and where from."""
+
+    key: bytes | None
+    value: bytes
+    reason: str
+    origin: Origin
+
+    def headers(self) -> list[tuple[str, bytes]]:
+        return [
+            ("leakline.reason", self.reason.encode()),
+            ("leakline.source", f"{self.origin.topic}/{self.origin.partition}/{self.origin.offset}".encode()),
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A leaking exchange published to ``leak.samples``."""
+
+    key: bytes
+    value: bytes
+
+
+@dataclass
+class BatchResult:
+    rows: RowBuilder
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+
+
+def _sample_payload(row: dict[str, Any]) -> bytes:
+    return orjson.dumps(row, default=str)
+
+
+def process_batch(
+    records: Sequence[RawRecord],
+    *,
+    worker_id: str,
+    clean_text_rate: float,
+    max_event_bytes: int,
+    detectors: Sequence[Detector] | None = None,
+    now: datetime | None = None,
+) -> BatchResult:
+    """Validate, normalise and detect every record. Never raises on bad input."""
+    now = now or datetime.now(UTC)
+    result = BatchResult(RowBuilder(worker_id, clean_text_rate))
+    for record in records:
+        try:
+            event = decode_event(record.value, max_event_bytes)
+            exchange = normalise(event)
+            verdict = run_detectors(exchange, detectors)
+        except ContractError as exc:
+            result.dead_letters.append(DeadLetter(record.key, record.value, exc.reason, record.origin))
+            continue
+        except Exception as exc:  # a bug in normalise/detectors must not stop the stream
+            reason = f"internal error while processing: {type(exc).__name__}: {exc}"[:500]
+            result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
+            continue
+        result.rows.add(event, exchange, verdict, record.origin, now)
+        if verdict.leaking:
+            v = exchange.versions
+            result.samples.append(
+                Sample(
+                    key=exchange.event_id.encode(),
+                    value=_sample_payload(
+                        {
+                            "event_id": exchange.event_id,
+                            "ts": event.get("ts"),
+                            "api": exchange.api,
+                            "stream": exchange.stream,
+                            "engine": {"name": v.engine_name, "version": v.engine_version},
+                            "model": {"name": v.model_name, "revision": v.model_revision},
+                            "chat_template": {"name": v.template_name, "hash": v.template_hash},
+                            "parsers": {"reasoning": v.reasoning_parser, "tool_call": v.tool_call_parser},
+                            "labels": list(verdict.labels),
+                            "findings": [f.to_dict() for f in verdict.findings],
+                            "visible_text": exchange.visible_text[:8192],
+                        }
+                    ),
+                )
+            )
+    return result

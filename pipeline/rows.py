@@ -1,0 +1,183 @@
+"""The one schema of stored samples, and the builder that fills it column by column.
+
+Every exchange becomes one row (rates need a denominator). Full text is kept for
+leaking rows and for a deterministic sample of clean ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from detectors import Exchange, Verdict
+
+UNKNOWN = "unknown"
+SCHEMA_VERSION = 1
+
+SAMPLE_SCHEMA = pa.schema(
+    [
+        ("event_id", pa.string()),
+        ("ts", pa.timestamp("us", tz="UTC")),
+        ("ingested_at", pa.timestamp("us", tz="UTC")),
+        ("api", pa.string()),
+        ("stream", pa.bool_()),
+        ("engine_name", pa.string()),
+        ("engine_version", pa.string()),
+        ("model_name", pa.string()),
+        ("model_revision", pa.string()),
+        ("template_name", pa.string()),
+        ("template_hash", pa.string()),
+        ("reasoning_parser", pa.string()),
+        ("tool_call_parser", pa.string()),
+        ("gateway_name", pa.string()),
+        ("gateway_version", pa.string()),
+        ("has_stop", pa.bool_()),
+        ("structured", pa.bool_()),
+        ("has_tools", pa.bool_()),
+        ("finish_reason", pa.string()),
+        ("leaking", pa.bool_()),
+        ("labels", pa.list_(pa.string())),
+        ("sources", pa.list_(pa.string())),
+        ("n_findings", pa.int32()),
+        ("findings", pa.string()),  # JSON list of Finding.to_dict()
+        ("detector_versions", pa.string()),  # JSON object id -> version
+        ("classifier_version", pa.string()),
+        ("remediation_action", pa.string()),
+        ("remediation_outcome", pa.string()),
+        ("remediation_attempts", pa.int64()),
+        ("remediation_extra_tokens", pa.int64()),
+        ("text_stored", pa.bool_()),
+        ("visible_text", pa.string()),
+        ("reasoning_text", pa.string()),
+        ("src_topic", pa.string()),
+        ("src_partition", pa.int32()),
+        ("src_offset", pa.int64()),
+        ("worker_id", pa.string()),
+        ("schema_version", pa.int16()),
+    ]
+)
+
+# version fields, in the order they are grouped by
+VERSION_COLUMNS = (
+    "engine_name",
+    "engine_version",
+    "model_name",
+    "model_revision",
+    "template_name",
+    "template_hash",
+    "reasoning_parser",
+    "tool_call_parser",
+    "gateway_name",
+    "gateway_version",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a record came from; offsets make redeliveries recognisable."""
+
+    topic: str
+    partition: int
+    offset: int
+
+
+def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
+    """Leaking rows always keep text; clean rows by a hash of the id, so a
+    redelivered event gets the same decision."""
+    if leaking:
+        return True
+    if clean_rate <= 0:
+        return False
+    digest = hashlib.blake2b(event_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 < clean_rate
+
+
+def parse_ts(value: Any, fallback: datetime) -> datetime:
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return fallback
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return fallback
+
+
+def _remediation(event: dict[str, Any]) -> dict[str, Any]:
+    value = event.get("remediation")
+    return value if isinstance(value, dict) else {}
+
+
+class RowBuilder:
+    """Accumulates rows as columns; ``table()`` returns one Arrow table."""
+
+    def __init__(self, worker_id: str, clean_text_rate: float) -> None:
+        self.worker_id = worker_id
+        self.clean_text_rate = clean_text_rate
+        self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLE_SCHEMA.names}
+
+    def __len__(self) -> int:
+        return len(self.columns["event_id"])
+
+    def add(
+        self,
+        event: dict[str, Any],
+        exchange: Exchange,
+        verdict: Verdict,
+        origin: Origin,
+        now: datetime,
+        classifier_version: str | None = None,
+    ) -> None:
+        col = self.columns
+        versions = exchange.versions
+        rem = _remediation(event)
+        stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
+        col["event_id"].append(exchange.event_id)
+        col["ts"].append(parse_ts(event.get("ts"), now))
+        col["ingested_at"].append(now)
+        col["api"].append(exchange.api)
+        col["stream"].append(exchange.stream)
+        for name in VERSION_COLUMNS:
+            col[name].append(getattr(versions, name) or UNKNOWN)
+        col["has_stop"].append(bool(exchange.stop))
+        col["structured"].append(exchange.structured)
+        col["has_tools"].append(exchange.has_tools)
+        col["finish_reason"].append(exchange.finish_reason or UNKNOWN)
+        col["leaking"].append(verdict.leaking)
+        col["labels"].append(list(verdict.labels))
+        col["sources"].append(sorted({f.source.value for f in verdict.findings}))
+        col["n_findings"].append(len(verdict.findings))
+        col["findings"].append(orjson.dumps([f.to_dict() for f in verdict.findings]).decode())
+        col["detector_versions"].append(
+            orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()
+        )
+        col["classifier_version"].append(classifier_version)
+        col["remediation_action"].append(_str_or_none(rem.get("action")))
+        col["remediation_outcome"].append(_str_or_none(rem.get("outcome")))
+        col["remediation_attempts"].append(_int_or_none(rem.get("attempts")))
+        col["remediation_extra_tokens"].append(_int_or_none(rem.get("extra_tokens")))
+        col["text_stored"].append(stored)
+        col["visible_text"].append(exchange.visible_text if stored else None)
+        col["reasoning_text"].append(exchange.reasoning_text if stored else None)
+        col["src_topic"].append(origin.topic)
+        col["src_partition"].append(origin.partition)
+        col["src_offset"].append(origin.offset)
+        col["worker_id"].append(self.worker_id)
+        col["schema_version"].append(SCHEMA_VERSION)
+
+    def table(self) -> pa.Table:
+        return pa.table(self.columns, schema=SAMPLE_SCHEMA)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return value
+    return None

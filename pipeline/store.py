@@ -1,0 +1,231 @@
+"""The DuckDB boundary: views over the Parquet dataset, and the queries the CLI runs.
+
+Only ``init_store`` opens the DuckDB file read-write (briefly, to (re)create the
+views); everything else opens it read-only. DuckDB errors are mapped to a few
+categories at one choke point so callers never match error strings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from detectors.labels import ALL_LABELS
+from pipeline.errors import StoreError
+from pipeline.sink import PARTITION_KEY, ensure_placeholder, samples_root
+
+DB_NAME = "leakline.duckdb"
+
+# user-facing --by names (event contract spelling) -> stored column
+GROUP_FIELDS: dict[str, str] = {
+    "engine.name": "engine_name",
+    "engine.version": "engine_version",
+    "model.name": "model_name",
+    "model.revision": "model_revision",
+    "chat_template.name": "template_name",
+    "chat_template.hash": "template_hash",
+    "parsers.reasoning": "reasoning_parser",
+    "parsers.tool_call": "tool_call_parser",
+    "gateway.name": "gateway_name",
+    "gateway.version": "gateway_version",
+    "api": "api",
+    "stream": "stream",
+    "stop": "has_stop",
+    "structured": "structured",
+    "tools": "has_tools",
+    "finish_reason": "finish_reason",
+    "day": PARTITION_KEY,
+}
+
+
+class StoreErrorKind(Enum):
+    TRANSIENT = "transient"  # retry (the file is locked by a writer)
+    MISSING = "missing"  # an undefined view/table: the store is not initialised
+    TERMINAL = "terminal"
+
+
+def classify(exc: Exception) -> StoreErrorKind:
+    if isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower():
+        return StoreErrorKind.TRANSIENT
+    if isinstance(exc, duckdb.CatalogException):
+        return StoreErrorKind.MISSING
+    return StoreErrorKind.TERMINAL
+
+
+def db_path(data_dir: Path) -> Path:
+    return data_dir / DB_NAME
+
+
+def _label_columns() -> str:
+    return ",\n".join(
+        f"    count(*) FILTER (WHERE list_contains(labels, '{label}')) AS {label}" for label in ALL_LABELS
+    )
+
+
+def view_sql(data_dir: Path) -> list[str]:
+    glob = (samples_root(data_dir.resolve()) / "*" / "*.parquet").as_posix().replace("'", "''")
+    labels = _label_columns()
+    label_list = "[" + ", ".join(f"'{label}'" for label in ALL_LABELS) + "]"
+    return [
+        f"""CREATE OR REPLACE VIEW samples_all AS
+SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true,
+                           hive_types = {{'{PARTITION_KEY}': VARCHAR}})""",
+        # a redelivered event (same event_id) is counted once, whichever worker stored it
+        """CREATE OR REPLACE VIEW samples AS
+SELECT * FROM samples_all
+QUALIFY row_number() OVER (PARTITION BY event_id ORDER BY ingested_at, src_partition, src_offset) = 1""",
+        f"""CREATE OR REPLACE VIEW leak_rates AS
+SELECT engine_name, engine_version, model_name,
+    count(*) AS total,
+    count(*) FILTER (WHERE leaking) AS leaking,
+    round(count(*) FILTER (WHERE leaking) / count(*), 4) AS rate,
+{labels}
+FROM samples
+GROUP BY ALL
+ORDER BY engine_name, engine_version, model_name""",
+        f"""CREATE OR REPLACE VIEW label_rates AS
+SELECT s.engine_name, s.engine_version, s.model_name, l.label,
+    count(*) FILTER (WHERE list_contains(s.labels, l.label)) AS leaking,
+    count(*) AS total,
+    round(count(*) FILTER (WHERE list_contains(s.labels, l.label)) / count(*), 4) AS rate
+FROM samples s CROSS JOIN (SELECT unnest({label_list}) AS label) l
+GROUP BY ALL
+ORDER BY s.engine_name, s.engine_version, s.model_name, l.label""",
+        """CREATE OR REPLACE VIEW detector_rates AS
+SELECT s.engine_name, s.engine_version,
+    f.finding->>'detector_id' AS detector_id,
+    f.finding->>'detector_version' AS detector_version,
+    f.finding->>'label' AS label,
+    count(DISTINCT s.event_id) AS events
+FROM samples s, unnest(CAST(s.findings AS JSON[])) AS f(finding)
+GROUP BY ALL
+ORDER BY events DESC""",
+        """CREATE OR REPLACE VIEW remediation_ratios AS
+SELECT engine_name, engine_version, coalesce(remediation_action, 'none') AS action,
+    count(*) AS events,
+    round(count(*) / sum(count(*)) OVER (PARTITION BY engine_name, engine_version), 4) AS share,
+    sum(remediation_extra_tokens) AS extra_tokens
+FROM samples
+GROUP BY ALL
+ORDER BY engine_name, engine_version, events DESC""",
+    ]
+
+
+def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
+    """Create the dataset folder and (re)create the DuckDB views. Safe to repeat."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    ensure_placeholder(data_dir)
+    path = db_path(data_dir)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            con = duckdb.connect(str(path))
+            break
+        except duckdb.Error as exc:
+            if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
+                raise StoreError(f"cannot open {path} for writing: {exc}") from exc
+            time.sleep(0.2)
+    try:
+        for sql in view_sql(data_dir):
+            con.execute(sql)
+    finally:
+        con.close()
+    return path
+
+
+@contextmanager
+def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    path = db_path(data_dir)
+    if not path.exists():
+        raise StoreError(
+            f"no leakline store at {data_dir} (missing {DB_NAME})",
+            hint="start a worker with --data-dir pointing here, or run `leakline demo`",
+        )
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            con = duckdb.connect(str(path), read_only=True)
+            break
+        except duckdb.Error as exc:
+            if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
+                raise StoreError(f"cannot open {path}: {exc}") from exc
+            time.sleep(0.2)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+@dataclass(frozen=True)
+class RateFilter:
+    since: str | None = None
+    until: str | None = None
+    api: str | None = None
+    engine_name: str | None = None
+
+
+def resolve_group_fields(by: Sequence[str]) -> list[tuple[str, str]]:
+    """(user-facing name, stored column) pairs; unknown names raise with the known ones."""
+    pairs = []
+    for raw in by:
+        name = raw.strip()
+        if not name:
+            continue
+        if name not in GROUP_FIELDS:
+            raise StoreError(
+                f"unknown --by field {name!r}",
+                hint="choose from: " + ", ".join(GROUP_FIELDS),
+            )
+        pairs.append((name, GROUP_FIELDS[name]))
+    return pairs
+
+
+def query_rates(
+    con: duckdb.DuckDBPyConnection, by: Sequence[str], where: RateFilter = RateFilter()
+) -> list[dict[str, Any]]:
+    """Total, leaking, rate and per-label counts, grouped by ``by`` (event-contract names).
+
+    Group columns come from a whitelist; filter values are bound parameters.
+    """
+    pairs = resolve_group_fields(by)
+    columns = [col for _, col in pairs]
+    conditions, params = [], []
+    if where.since:
+        conditions.append("ts >= CAST(? AS TIMESTAMPTZ)")
+        params.append(where.since)
+    if where.until:
+        conditions.append("ts < CAST(? AS TIMESTAMPTZ)")
+        params.append(where.until)
+    if where.api:
+        conditions.append("api = ?")
+        params.append(where.api)
+    if where.engine_name:
+        conditions.append("engine_name = ?")
+        params.append(where.engine_name)
+    select_groups = [f'{col} AS "{name}"' for name, col in pairs]
+    sql = f"""
+SELECT {', '.join(select_groups + [''])}
+    count(*) AS total,
+    count(*) FILTER (WHERE leaking) AS leaking,
+    round(count(*) FILTER (WHERE leaking) / count(*), 4) AS rate,
+{_label_columns()}
+FROM samples
+{('WHERE ' + ' AND '.join(conditions)) if conditions else ''}
+{('GROUP BY ' + ', '.join(columns)) if columns else ''}
+{('ORDER BY ' + ', '.join(columns)) if columns else ''}"""
+    try:
+        cursor = con.execute(sql, params)
+    except duckdb.Error as exc:
+        if classify(exc) is StoreErrorKind.MISSING:
+            raise StoreError("the store has no views yet", hint="start a worker once on this data dir") from exc
+        raise StoreError(f"rates query failed: {exc}") from exc
+    names = [d[0] for d in cursor.description]
+    rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+    return [r for r in rows if r["total"]]

@@ -1,0 +1,154 @@
+"""The Faust worker: gateway.events -> detect -> Parquet + leak.samples (+ DLQ).
+
+One agent consumes raw bytes in micro-batches (``take_events``). For each batch
+it validates, normalises and detects (``process_batch``), publishes dead letters
+and samples and waits for their delivery, writes the Parquet files, and only
+then lets Faust acknowledge the batch. A crash before the write therefore means
+redelivery, never loss; a crash after the write means a duplicate row that the
+DuckDB views drop by event_id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from typing import Any
+
+import faust
+
+from pipeline.config import Settings
+from pipeline.kafka_io import ensure_topics
+from pipeline.process import BatchResult, RawRecord, process_batch
+from pipeline.rows import Origin
+from pipeline.sink import ParquetSink
+from pipeline.store import init_store
+
+log = logging.getLogger("leakline.worker")
+
+SINK_RETRIES = 5
+
+
+def build_app(settings: Settings) -> faust.App:
+    settings.faust_datadir.mkdir(parents=True, exist_ok=True)
+    app = faust.App(
+        settings.app_id,
+        broker=f"kafka://{settings.bootstrap}",
+        value_serializer="raw",
+        key_serializer="raw",
+        datadir=str(settings.faust_datadir),
+        store="memory://",
+        topic_partitions=settings.partitions,
+        topic_allow_declare=False,
+        web_enabled=settings.web_enabled,
+        web_host=settings.web_host,
+        web_port=settings.web_port,
+        web_bind=settings.web_host,
+        broker_session_timeout=settings.session_timeout_s,
+        broker_rebalance_timeout=settings.session_timeout_s,
+        broker_heartbeat_interval=1.0,
+        broker_commit_every=settings.batch_size,
+        broker_commit_interval=1.0,
+        consumer_auto_offset_reset="earliest",
+        producer_max_request_size=8 * 1024 * 1024,
+        consumer_max_fetch_size=8 * 1024 * 1024,
+        stream_buffer_maxsize=max(4096, settings.batch_size * 2),
+    )
+    events_topic = app.topic(settings.topics.events, value_serializer="raw", key_serializer="raw")
+    dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
+    samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
+    sink = ParquetSink(settings.data_dir)
+    stats = {"events": 0, "dead_letters": 0, "leaking": 0, "batches": 0}
+
+    async def publish(result: BatchResult) -> None:
+        futures = []
+        for dead in result.dead_letters:
+            futures.append(
+                await app.producer.send(
+                    dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
+                )
+            )
+        for sample in result.samples:
+            futures.append(
+                await app.producer.send(
+                    samples_topic.get_topic_name(), sample.key, sample.value, None, None, None
+                )
+            )
+        if futures:
+            await asyncio.gather(*futures)
+
+    async def write(result: BatchResult) -> None:
+        table = result.rows.table()
+        delay = 0.5
+        for attempt in range(1, SINK_RETRIES + 1):
+            try:
+                await asyncio.to_thread(sink.write, table)
+                return
+            except OSError as exc:
+                log.error("sink write failed (attempt %d/%d): %s", attempt, SINK_RETRIES, exc)
+                await asyncio.sleep(delay)
+                delay *= 2
+        # Never ack a batch that is not stored: exit without committing, so the
+        # batch is redelivered to whichever worker takes the partition next.
+        log.critical("sink keeps failing; exiting without committing this batch")
+        os._exit(70)
+
+    @app.agent(events_topic)
+    async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
+        async for events in stream.take_events(settings.batch_size, within=settings.batch_within_s):
+            started = time.perf_counter()
+            records = [
+                RawRecord(
+                    e.key,
+                    e.value if isinstance(e.value, bytes) else bytes(e.value or b""),
+                    Origin(e.message.topic, e.message.partition, e.message.offset),
+                )
+                for e in events
+            ]
+            result = process_batch(
+                records,
+                worker_id=settings.worker_id,
+                clean_text_rate=settings.clean_text_sample_rate,
+                max_event_bytes=settings.max_event_bytes,
+            )
+            await publish(result)
+            await write(result)
+            stats["batches"] += 1
+            stats["events"] += len(result.rows)
+            stats["dead_letters"] += len(result.dead_letters)
+            stats["leaking"] += len(result.samples)
+            log.info(
+                "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
+                len(records), len(result.rows), len(result.samples), len(result.dead_letters),
+                (time.perf_counter() - started) * 1000,
+            )
+
+    app.leakline_stats = stats  # type: ignore[attr-defined]
+    return app
+
+
+def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
+    """Create the topics and the store views before any agent subscribes."""
+    loop.run_until_complete(
+        ensure_topics(
+            settings.bootstrap,
+            [settings.topics.events, settings.topics.dlq, settings.topics.samples],
+            settings.partitions,
+            timeout_s=120.0,
+        )
+    )
+    init_store(settings.data_dir)
+
+
+def run_worker(settings: Settings, loglevel: str = "info") -> None:
+    """Run until SIGINT/SIGTERM. Faust finishes the current batch before exiting."""
+    from faust.worker import Worker
+
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    prepare(settings, loop)
+    app = build_app(settings)
+    log.info("leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir)
+    worker = Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+    worker.execute_from_commandline()
