@@ -108,12 +108,14 @@ FROM samples s, unnest(CAST(s.findings AS JSON[])) AS f(finding)
 GROUP BY ALL
 ORDER BY events DESC""",
         """CREATE OR REPLACE VIEW remediation_ratios AS
-SELECT engine_name, engine_version, coalesce(remediation_action, 'none') AS action,
-    count(*) AS events,
-    round(count(*) / sum(count(*)) OVER (PARTITION BY engine_name, engine_version), 4) AS share,
-    sum(remediation_extra_tokens) AS extra_tokens
-FROM samples
-GROUP BY ALL
+WITH per_action AS (
+    SELECT engine_name, engine_version, coalesce(remediation_action, 'none') AS action,
+        count(*) AS events, sum(remediation_extra_tokens) AS extra_tokens
+    FROM samples
+    GROUP BY engine_name, engine_version, coalesce(remediation_action, 'none')
+)
+SELECT *, round(events / sum(events) OVER (PARTITION BY engine_name, engine_version), 4) AS share
+FROM per_action
 ORDER BY engine_name, engine_version, events DESC""",
     ]
 

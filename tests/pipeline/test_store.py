@@ -1,0 +1,149 @@
+"""Parquet sink + DuckDB views: round trip, dedupe by event_id, safe queries."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from detectors import Finding, Layer, Remediation, Source, Verdict
+from pipeline.errors import StoreError
+from pipeline.normalise import normalise
+from pipeline.rows import SAMPLE_SCHEMA, Origin, RowBuilder, keep_text
+from pipeline.sink import ParquetSink
+from pipeline.store import RateFilter, db_path, init_store, query_rates, read_only
+
+NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+
+
+def event(i: int, version: str, ts: str = "2026-11-01T10:00:00Z") -> dict:
+    return {"event_id": f"e{i}", "ts": ts, "api": "chat.completions", "request": {"stop": ["x"]},
+            "response": {"choices": [{"message": {"content": f"answer {i}"}, "finish_reason": "stop"}]},
+            "engine": {"name": "vllm", "version": version}, "model": {"name": "qwen3"}}
+
+
+def verdict(event_id: str, labels: list[str]) -> Verdict:
+    findings = tuple(
+        Finding(label, "test_detector", "1", Source.RULE, Layer.PARSER, Remediation.STRIP, 1.0, "ev", (0, 1))
+        for label in labels)
+    return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})
+
+
+def write_events(sink: ParquetSink, specs: list[tuple[int, str, list[str]]], partition: int = 0,
+                 first_offset: int = 0, ts: str = "2026-11-01T10:00:00Z") -> None:
+    rows = RowBuilder("w1", clean_text_rate=0.0)
+    for n, (i, version, labels) in enumerate(specs):
+        e = event(i, version, ts)
+        rows.add(e, normalise(e), verdict(e["event_id"], labels),
+                 Origin("gateway.events", partition, first_offset + n), NOW)
+    sink.write(rows.table())
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    init_store(tmp_path)
+    return tmp_path
+
+
+def test_empty_store_answers_with_no_rows(store: Path) -> None:
+    with read_only(store) as con:
+        assert query_rates(con, ["engine.version"]) == []
+        assert con.execute("select count(*) from leak_rates").fetchone() == (0,)
+
+
+def test_round_trip_parquet_to_rates(store: Path) -> None:
+    sink = ParquetSink(store)
+    write_events(sink, [(1, "0.30.2", ["boundary_token", "reasoning_leak"]), (2, "0.30.2", []),
+                        (3, "0.31.0", []), (4, "0.31.0", ["preamble"])])
+    files = sorted(store.glob("samples/day=2026-11-01/*.parquet"))
+    assert [f.name for f in files] == ["part-gateway.events-p0000-o000000000000-000000000003.parquet"]
+    assert pq.read_schema(files[0]).remove_metadata().equals(SAMPLE_SCHEMA)
+    with read_only(store) as con:
+        rows = query_rates(con, ["engine.version"])
+    assert [(r["engine.version"], r["total"], r["leaking"], r["rate"]) for r in rows] == [
+        ("0.30.2", 2, 1, 0.5), ("0.31.0", 2, 1, 0.5)]
+    assert rows[0]["reasoning_leak"] == 1 and rows[0]["preamble"] == 0 and rows[1]["preamble"] == 1
+
+
+def test_redelivered_events_count_once(store: Path) -> None:
+    sink = ParquetSink(store)
+    write_events(sink, [(1, "v1", ["preamble"]), (2, "v1", [])], first_offset=0)
+    # the same events again at new offsets (a replay) and in a re-cut batch after a crash
+    write_events(sink, [(1, "v1", ["preamble"]), (2, "v1", [])], first_offset=10)
+    write_events(sink, [(2, "v1", []), (3, "v1", [])], first_offset=1)
+    with read_only(store) as con:
+        assert con.execute("select count(*) from samples_all").fetchone() == (6,)
+        rows = query_rates(con, [])
+        view = con.execute("select total, leaking from leak_rates").fetchall()
+    assert (rows[0]["total"], rows[0]["leaking"]) == (3, 1)
+    assert view == [(3, 1)]
+
+
+def test_same_batch_rewritten_replaces_the_file(store: Path) -> None:
+    sink = ParquetSink(store)
+    write_events(sink, [(1, "v1", [])])
+    write_events(sink, [(1, "v1", [])])
+    assert len(list(store.glob("samples/day=2026-11-01/*.parquet"))) == 1
+
+
+def test_views_work_from_the_duckdb_file_alone(store: Path) -> None:
+    write_events(ParquetSink(store), [(1, "v1", ["truncated"])])
+    con = duckdb.connect(str(db_path(store)), read_only=True)
+    try:
+        assert con.execute("select engine_version, total, leaking, truncated from leak_rates").fetchall() == [
+            ("v1", 1, 1, 1)]
+        assert con.execute("select label, leaking from label_rates where leaking > 0").fetchall() == [
+            ("truncated", 1)]
+        assert con.execute("select detector_id, events from detector_rates").fetchall() == [("test_detector", 1)]
+    finally:
+        con.close()
+
+
+def test_group_by_several_fields_and_time_filter(store: Path) -> None:
+    sink = ParquetSink(store)
+    write_events(sink, [(1, "v1", ["preamble"])], ts="2026-11-01T10:00:00Z")
+    write_events(sink, [(2, "v1", [])], partition=1, ts="2026-11-03T10:00:00Z")
+    with read_only(store) as con:
+        rows = query_rates(con, ["engine.name", "model.name", "stop", "day"])
+        late = query_rates(con, ["day"], RateFilter(since="2026-11-02T00:00:00Z"))
+    assert [(r["engine.name"], r["model.name"], r["stop"], r["day"]) for r in rows] == [
+        ("vllm", "qwen3", True, "2026-11-01"), ("vllm", "qwen3", True, "2026-11-03")]
+    assert [(r["day"], r["total"]) for r in late] == [("2026-11-03", 1)]
+
+
+def test_filters_are_parameters_not_sql(store: Path) -> None:
+    write_events(ParquetSink(store), [(1, "v1", [])])
+    hostile = "x' OR 1=1; DROP VIEW samples; --"
+    with read_only(store) as con:
+        assert query_rates(con, [], RateFilter(api=hostile)) == []
+        assert query_rates(con, [], RateFilter(engine_name=hostile)) == []
+        assert query_rates(con, [])[0]["total"] == 1  # the view is still there
+
+
+def test_unknown_group_field_lists_the_known_ones(store: Path) -> None:
+    with read_only(store) as con, pytest.raises(StoreError) as info:
+        query_rates(con, ["engine.version", "engine_version; drop"])
+    assert "unknown --by field" in str(info.value) and "engine.version" in (info.value.hint or "")
+
+
+def test_missing_store_gives_a_hint(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as info, read_only(tmp_path / "nope"):
+        pass
+    assert "leakline demo" in (info.value.hint or "")
+
+
+def test_text_kept_for_leaks_and_a_stable_sample_of_clean() -> None:
+    assert keep_text("anything", leaking=True, clean_rate=0.0)
+    decisions = [keep_text(f"id{i}", leaking=False, clean_rate=0.1) for i in range(5000)]
+    assert 350 < sum(decisions) < 650
+    assert decisions == [keep_text(f"id{i}", leaking=False, clean_rate=0.1) for i in range(5000)]
+
+
+def test_init_store_is_repeatable(store: Path) -> None:
+    init_store(store)
+    init_store(store)
+    with read_only(store) as con:
+        assert query_rates(con, []) == []
