@@ -50,6 +50,7 @@ def rates_table_text(rows: list[dict[str, Any]], by: Sequence[str]) -> str:
             *(str(row.get(label) or 0) for label in labels),
         )
     buffer = io.StringIO()
-    console = Console(file=buffer, width=max(100, 30 + 14 * (len(by) + len(labels))))
+    # wide enough that rich never truncates a version string; the table keeps its natural width
+    console = Console(file=buffer, width=1000)
     console.print(table if rows else "no stored events match")
     return buffer.getvalue()

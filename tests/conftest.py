@@ -1,19 +1,13 @@
-"""Shared fixtures: a real Tansu broker process, worker processes, topic readers."""
+"""Shared fixtures: a real Tansu broker process per test."""
 
 from __future__ import annotations
 
-import asyncio
-import subprocess
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from pipeline.broker import EmbeddedBroker
-from pipeline.demo import start_worker, stop_process, stored_event_count
 
 
 @pytest.fixture
@@ -21,79 +15,3 @@ def broker(tmp_path: Path) -> Iterator[EmbeddedBroker]:
     """A fresh in-memory broker per test: topics and groups never leak between tests."""
     with EmbeddedBroker(log_path=tmp_path / "broker.log") as running:
         yield running
-
-
-@dataclass
-class TopicRecord:
-    key: bytes | None
-    value: bytes
-    headers: dict[str, bytes]
-    partition: int
-    offset: int
-
-
-def read_topic(bootstrap: str, topic: str, timeout_s: float = 20.0) -> list[TopicRecord]:
-    """Everything currently in ``topic`` (all partitions), read without a consumer group."""
-
-    async def run() -> list[TopicRecord]:
-        consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
-                                    auto_offset_reset="earliest")
-        await consumer.start()
-        try:
-            parts = consumer.partitions_for_topic(topic) or set()
-            if not parts:
-                await consumer.force_metadata_update()
-                parts = consumer.partitions_for_topic(topic) or set()
-            tps = [TopicPartition(topic, p) for p in sorted(parts)]
-            if not tps:
-                return []
-            consumer.assign(tps)
-            await consumer.seek_to_beginning(*tps)
-            end = await consumer.end_offsets(tps)
-            out: list[TopicRecord] = []
-            deadline = time.monotonic() + timeout_s
-            while any(await consumer.position(tp) < end[tp] for tp in tps):
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"reading {topic} did not reach the end offsets")
-                batch = await consumer.getmany(timeout_ms=500)
-                for tp, msgs in batch.items():
-                    out.extend(TopicRecord(m.key, m.value, dict(m.headers or ()), tp.partition, m.offset)
-                               for m in msgs)
-            return out
-        finally:
-            await consumer.stop()
-
-    return asyncio.run(run())
-
-
-@dataclass
-class WorkerProcess:
-    proc: subprocess.Popen[bytes]
-    data_dir: Path
-    log: Path
-
-    def stop(self) -> int:
-        return stop_process(self.proc)
-
-    def log_text(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
-
-
-def spawn_worker(bootstrap: str, data_dir: Path, *extra: str) -> WorkerProcess:
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log = data_dir / f"worker-{time.monotonic_ns()}.log"
-    return WorkerProcess(start_worker(bootstrap, data_dir, log, *extra), data_dir, log)
-
-
-def wait_stored(worker: WorkerProcess, expected: int, timeout_s: float = 120.0) -> int:
-    """Poll the store until ``expected`` distinct event ids are there."""
-    deadline = time.monotonic() + timeout_s
-    stored = 0
-    while time.monotonic() < deadline:
-        if worker.proc.poll() is not None:
-            raise AssertionError(f"worker exited with {worker.proc.returncode}:\n{worker.log_text()[-3000:]}")
-        stored = stored_event_count(worker.data_dir)
-        if stored >= expected:
-            return stored
-        time.sleep(0.5)
-    raise AssertionError(f"only {stored}/{expected} stored; worker log:\n{worker.log_text()[-3000:]}")

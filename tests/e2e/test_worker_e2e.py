@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from conftest import read_topic, spawn_worker, wait_stored
+from leakline_testkit import read_topic, spawn_worker, wait_stored
 from pipeline.kafka_io import produce
 from pipeline.offline import detect_line
 from pipeline.simulate import Mix, malformed_payloads, simulate

@@ -1,0 +1,310 @@
+"""Shared text helpers: where the code is, literal scanning, and reading JSON out of model text.
+
+Every detector uses these, so "outside code" means the same thing everywhere
+(see LABELS.md): not in a fenced block, not in an inline code span, and not
+wrapped directly in quotation marks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+# --------------------------------------------------------------------------- code regions
+
+# A fence opens on its own line (up to three spaces of indent). A backtick fence's
+# info string may not contain backticks (then it is inline code, e.g. ```x```).
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)$", re.MULTILINE)
+_FENCE_CLOSE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+_TICKS = re.compile(r"`+")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeMap:
+    """Sorted, disjoint half-open ranges of one text that are code (fences and inline spans)."""
+
+    starts: tuple[int, ...] = ()
+    ends: tuple[int, ...] = ()
+
+    def covers(self, pos: int) -> bool:
+        i = bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.ends[i]
+
+    def __bool__(self) -> bool:
+        return bool(self.starts)
+
+
+_NO_CODE = CodeMap()
+
+
+def _fences(text: str) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        opened = _FENCE_OPEN.search(text, pos)
+        if opened is None:
+            return found
+        marker = opened.group(1) or opened.group(2)
+        end = len(text)  # an unclosed fence runs to the end of the text
+        for closed in _FENCE_CLOSE.finditer(text, opened.end()):
+            run = closed.group(1)
+            if run[0] == marker[0] and len(run) >= len(marker):
+                end = closed.end()
+                break
+        found.append((opened.start(), end))
+        if end >= len(text):
+            return found
+        pos = end
+
+
+def _inline_spans(text: str, lo: int, hi: int, out: list[tuple[int, int]]) -> None:
+    """Backtick runs pair with the next run of the same length, within one paragraph."""
+    runs = [(m.start(), m.end()) for m in _TICKS.finditer(text, lo, hi)]
+    i = 0
+    while i < len(runs):
+        start, stop = runs[i]
+        width = stop - start
+        for j in range(i + 1, len(runs)):
+            if runs[j][1] - runs[j][0] != width:
+                continue
+            if _BLANK_LINE.search(text, stop, runs[j][0]) is None:
+                out.append((start, runs[j][1]))
+                i = j
+            break
+        i += 1
+
+
+@lru_cache(maxsize=16)
+def code_map(text: str) -> CodeMap:
+    """The code regions of ``text``. Cached: several detectors ask about the same text."""
+    if "`" not in text and "~~~" not in text:
+        return _NO_CODE
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for start, end in _fences(text):
+        _inline_spans(text, pos, start, spans)
+        spans.append((start, end))
+        pos = end
+    _inline_spans(text, pos, len(text), spans)
+    if not spans:
+        return _NO_CODE
+    spans.sort()
+    return CodeMap(tuple(s for s, _ in spans), tuple(e for _, e in spans))
+
+
+_QUOTE_PAIRS = {
+    '"': '"',
+    "'": "'",
+    "“": "”",
+    "‘": "’",
+    "「": "」",
+    "『": "』",
+    "«": "»",
+    "„": "“",
+}
+_OPENER_OF = {close: open_ for open_, close in _QUOTE_PAIRS.items()}
+# How far a quoted stretch may run past the token, as in `"<think>…</think>"`.
+# The apostrophe doubles as an ordinary letter, so it only counts as a direct wrap.
+_QUOTE_REACH = 40
+
+
+def is_quoted(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` sits inside a short quotation on one line."""
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    close = _QUOTE_PAIRS.get(before)
+    if close is not None:
+        if after == close:
+            return True
+        if before != "'" and _within_line(text, close, end, min(len(text), end + _QUOTE_REACH)):
+            return True
+    open_ = _OPENER_OF.get(after)
+    if open_ is not None and after != "'":
+        lo = max(0, start - _QUOTE_REACH)
+        if _within_line(text, open_, lo, start):
+            return True
+    return False
+
+
+def _within_line(text: str, needle: str, lo: int, hi: int) -> bool:
+    stretch = text[lo:hi]
+    return needle in stretch and "\n" not in stretch
+
+
+def outside_code(text: str, start: int, end: int) -> bool:
+    """True when ``text[start:end]`` is neither in code nor directly quoted."""
+    cmap = code_map(text)
+    if cmap and cmap.covers(start):
+        return False
+    return not is_quoted(text, start, end)
+
+
+def unwrap_fence(text: str) -> str | None:
+    """The inside of ``text`` when all of it (ignoring outer whitespace) is one fenced block."""
+    body = text.strip()
+    if not body.startswith(("```", "~~~")):
+        return None
+    first_nl = body.find("\n")
+    last_nl = body.rfind("\n")
+    if first_nl < 0 or last_nl == first_nl:
+        return None
+    opener = _FENCE_OPEN.match(body, 0, first_nl)
+    closer = _FENCE_CLOSE.fullmatch(body, last_nl + 1)
+    if opener is None or closer is None:
+        return None
+    marker = opener.group(1) or opener.group(2)
+    run = closer.group(1)
+    if run[0] != marker[0] or len(run) < len(marker):
+        return None
+    inner = body[first_nl + 1 : last_nl]
+    if _FENCE_CLOSE.search(inner) is not None:
+        return None  # more than one block
+    return inner
+
+
+# --------------------------------------------------------------------------- literal scanning
+
+
+class Hit(NamedTuple):
+    start: int
+    end: int
+    literal: str
+
+
+class LiteralScanner:
+    """Finds any of a fixed set of literal strings, fast.
+
+    Literals are grouped by first character. Each group has a plain-substring
+    prefilter (its common prefix, checked with ``in``, which runs at memchr speed)
+    and a trie-shaped regex that runs only when the prefilter hits. A flat
+    alternation of all literals is ~50x slower in CPython's engine: it has no
+    literal prefix to search for and retries every branch at every position.
+    """
+
+    __slots__ = ("_groups",)
+
+    def __init__(self, literals: Iterable[str]) -> None:
+        by_first: dict[str, set[str]] = {}
+        for literal in literals:
+            if literal:
+                by_first.setdefault(literal[0], set()).add(literal)
+        groups = []
+        for members in by_first.values():
+            prefix = os.path.commonprefix(sorted(members))
+            groups.append((prefix, re.compile(_trie_regex(members))))
+        self._groups: tuple[tuple[str, re.Pattern[str]], ...] = tuple(groups)
+
+    def search(self, text: str) -> bool:
+        return any(
+            prefix in text and pattern.search(text) is not None for prefix, pattern in self._groups
+        )
+
+    def finditer(self, text: str) -> list[Hit]:
+        """Non-overlapping hits in text order; at one position the longest literal wins."""
+        hits: list[Hit] = []
+        groups = 0
+        for prefix, pattern in self._groups:
+            if prefix in text:
+                groups += 1
+                hits.extend(Hit(m.start(), m.end(), m.group()) for m in pattern.finditer(text))
+        if groups < 2:
+            return hits
+        hits.sort(key=lambda h: (h.start, -h.end))
+        kept: list[Hit] = []
+        last_end = -1
+        for hit in hits:
+            if hit.start >= last_end:
+                last_end = hit.end
+                kept.append(hit)
+        return kept
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _trie_regex(literals: Iterable[str]) -> str:
+    """A regex source matching exactly ``literals``, shaped as a trie (longest match first)."""
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def emit(node: dict[str, Any]) -> str:
+        ends_here = "" in node
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        if ends_here:
+            # a longer literal continues here; try it first, else stop (greedy optional)
+            return f"(?:{body})?"
+        return body
+
+    return emit(trie)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def loads(text: str) -> Any:
+    """Strict JSON: the whole text (outer whitespace allowed) is one value.
+
+    Raises ``ValueError`` for anything else, including NaN/Infinity and nesting
+    too deep for the parser.
+    """
+    try:
+        return _DECODER.decode(text)
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deeply") from exc
+
+
+def decode_at(text: str, pos: int) -> tuple[Any, int]:
+    """Decode one JSON value starting exactly at ``pos``; return it and the end offset.
+
+    Raises ``ValueError`` when no value starts there.
+    """
+    try:
+        return _DECODER.raw_decode(text, pos)
+    except RecursionError as exc:
+        raise ValueError("JSON nested too deeply") from exc
+
+
+def find_json_value(text: str) -> tuple[int, int, Any] | None:
+    """The first object or array in ``text`` that decodes, as ``(start, end, value)``."""
+    pos = 0
+    tries = 0
+    while tries < 32:
+        brace = _next_opening(text, pos)
+        if brace < 0:
+            return None
+        try:
+            value, end = decode_at(text, brace)
+        except ValueError:
+            pos = brace + 1
+            tries += 1
+            continue
+        return brace, end, value
+    return None
+
+
+def _next_opening(text: str, pos: int) -> int:
+    curly = text.find("{", pos)
+    square = text.find("[", pos)
+    if curly < 0:
+        return square
+    if square < 0:
+        return curly
+    return min(curly, square)

@@ -1,0 +1,379 @@
+"""Tool-call markup that models write into text, one row per syntax, with its rescue function.
+
+A row is data: the literal ``cues`` that must occur (a cheap prefilter), the
+``pattern`` that matches one call block, and ``rescue`` which turns a match into
+``[{"name": str, "arguments": dict}]`` plus the offset where the block ends.
+Family rows in ``detectors.families`` point at these rows.
+
+Rescue never raises: a block it cannot parse is still markup, just with no calls.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from detectors.text import decode_at, find_json_value, loads
+
+Call = dict[str, Any]
+# match -> (rescued calls, end offset of the block in match.string)
+Rescue = Callable[[re.Match[str]], tuple[list[Call], int]]
+
+
+# eq=False: rows compare and hash by identity (cheap in caches; rows are unique).
+@dataclass(frozen=True, slots=True, eq=False)
+class ToolMarkup:
+    """One tool-call syntax as it appears in text.
+
+    ``bare`` marks syntaxes that are ordinary JSON (Llama-3's bare call object):
+    a match counts only when it rescues a call to a declared tool.
+    """
+
+    name: str
+    cues: tuple[str, ...]
+    pattern: re.Pattern[str]
+    rescue: Rescue
+    bare: bool = False
+
+
+# --------------------------------------------------------------------------- call shapes
+
+
+def call_from_object(obj: Any, *, require_arguments: bool = False) -> Call | None:
+    """A call from ``{"name", "arguments"|"parameters"}`` or OpenAI's ``{"function": {...}}``.
+
+    Arguments given as a JSON string (OpenAI wire style) are decoded. Returns None
+    when the object is not call-shaped.
+    """
+    if not isinstance(obj, dict):
+        return None
+    inner = obj.get("function")
+    if isinstance(inner, dict) and "name" in inner:
+        obj = inner
+    name = obj.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return None
+    for key in ("arguments", "parameters"):
+        if key not in obj:
+            continue
+        args = obj[key]
+        if isinstance(args, str):
+            try:
+                args = loads(args)
+            except ValueError:
+                return None
+        if not isinstance(args, dict):
+            return None
+        return {"name": name, "arguments": args}
+    if require_arguments:
+        return None
+    return {"name": name, "arguments": {}}
+
+
+def calls_from_value(value: Any, *, require_arguments: bool = False) -> list[Call] | None:
+    """Calls from one JSON value: a call object, or a non-empty list of only call objects."""
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        return None
+    calls = []
+    for item in items:
+        call = call_from_object(item, require_arguments=require_arguments)
+        if call is None:
+            return None
+        calls.append(call)
+    return calls
+
+
+def _json_run(body: str) -> list[Call]:
+    """Calls from consecutive JSON values in ``body`` (separators such as ``;`` are skipped)."""
+    calls: list[Call] = []
+    pos = 0
+    while len(calls) < 64:
+        found = find_json_value(body[pos:]) if pos else find_json_value(body)
+        if found is None:
+            break
+        _, end, value = found
+        calls.extend(calls_from_value(value) or [])
+        pos += end
+    return calls
+
+
+def _coerce(raw: str) -> Any:
+    """A parameter value from XML-ish markup: JSON scalars/containers when they parse, else text."""
+    value = raw.strip("\n")
+    try:
+        decoded = loads(value)
+    except ValueError:
+        return value
+    return value if isinstance(decoded, str) else decoded
+
+
+def _one(name: str, args: Any) -> list[Call]:
+    name = name.strip()
+    if not name or not isinstance(args, dict):
+        return []
+    return [{"name": name, "arguments": args}]
+
+
+def _object_at(text: str, pos: int) -> Any:
+    """The JSON object/array starting at the first opening bracket at or after ``pos``."""
+    found = find_json_value(text[pos:])
+    return None if found is None else found[2]
+
+
+# --------------------------------------------------------------------------- rescues
+
+
+def _rescue_json_body(m: re.Match[str]) -> tuple[list[Call], int]:
+    return _json_run(m["body"]), m.end()
+
+
+_QWEN_PARAM = re.compile(
+    r"<parameter=(?P<key>[^>\n]{1,128})>(?P<value>.*?)(?:</parameter>|(?=<parameter=)|\Z)",
+    re.DOTALL,
+)
+
+
+def _rescue_qwen3_xml(m: re.Match[str]) -> tuple[list[Call], int]:
+    args = {p["key"].strip(): _coerce(p["value"]) for p in _QWEN_PARAM.finditer(m["body"])}
+    return _one(m["name"], args), m.end()
+
+
+_GLM_PAIR = re.compile(
+    r"<arg_key>(?P<key>.*?)</arg_key>\s*<arg_value>(?P<value>.*?)(?:</arg_value>|\Z)", re.DOTALL
+)
+
+
+def _rescue_glm45(m: re.Match[str]) -> tuple[list[Call], int]:
+    body = m["body"].strip()
+    if body and not body.startswith("<arg_key>"):
+        return [], m.end()
+    args = {p["key"].strip(): _coerce(p["value"]) for p in _GLM_PAIR.finditer(body)}
+    return _one(m["name"], args), m.end()
+
+
+_MISTRAL_NAMED = re.compile(
+    r"(?P<name>[A-Za-z_][\w.\-]{0,127})\s*(?:\[CALL_ID\]\s*[\w\-]*\s*)?(?:\[ARGS\])?\s*"
+)
+
+
+def _rescue_mistral(m: re.Match[str]) -> tuple[list[Call], int]:
+    text = m.string
+    pos = m.start("body")
+    while pos < m.end() and text[pos].isspace():
+        pos += 1
+    if text[pos : pos + 1] in ("[", "{"):
+        try:
+            value, end = decode_at(text, pos)
+        except ValueError:
+            return [], m.end()
+        return calls_from_value(value) or [], end
+    named = _MISTRAL_NAMED.match(text, pos, m.end())
+    if named is None:
+        return [], m.end()
+    try:
+        args, end = decode_at(text, named.end())
+    except ValueError:
+        return [], m.end()
+    return _one(named["name"], args), end
+
+
+def _rescue_bare_json(m: re.Match[str]) -> tuple[list[Call], int]:
+    try:
+        value, end = decode_at(m.string, m.start())
+    except ValueError:
+        return [], m.end()
+    call = call_from_object(value, require_arguments=True)
+    return ([call] if call else []), end
+
+
+def _rescue_harmony(m: re.Match[str]) -> tuple[list[Call], int]:
+    body = m["body"]
+    at = body.find("<|message|>")
+    return _one(m["name"], _object_at(body, max(at, 0))), m.end()
+
+
+def _rescue_kimi(m: re.Match[str]) -> tuple[list[Call], int]:
+    # the reference is "functions.NAME:INDEX"
+    ref = m["ref"].strip()
+    if ref.startswith("functions."):
+        ref = ref[len("functions.") :]
+    name = ref.rsplit(":", 1)[0] if ":" in ref else ref
+    return _one(name, _object_at(m["body"], 0)), m.end()
+
+
+def _rescue_deepseek(m: re.Match[str]) -> tuple[list[Call], int]:
+    head = m["head"].strip()
+    body = m["body"]
+    if head in ("", "function"):
+        # V3 / R1: "function<sep>NAME\n```json\n{...}\n```"
+        name, _, rest = body.partition("\n")
+        return _one(name, _object_at(rest, 0)), m.end()
+    # V3.1: "NAME<sep>{...}"
+    return _one(head, _object_at(body, 0)), m.end()
+
+
+_INVOKE = re.compile(
+    r'<invoke name="(?P<name>[^"]{1,128})">(?P<body>.*?)(?:</invoke>|\Z)', re.DOTALL
+)
+_INVOKE_PARAM = re.compile(
+    r'<parameter name="(?P<key>[^"]{1,128})"[^>]*>(?P<value>.*?)(?:</parameter>|\Z)', re.DOTALL
+)
+
+
+def _rescue_invokes(m: re.Match[str]) -> tuple[list[Call], int]:
+    calls: list[Call] = []
+    for inv in _INVOKE.finditer(m["body"]):
+        args = {p["key"]: _coerce(p["value"]) for p in _INVOKE_PARAM.finditer(inv["body"])}
+        calls.extend(_one(inv["name"], args))
+    return calls, m.end()
+
+
+_GEMMA_QUOTE = '<|"|>'
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w\-]*)\s*:")
+
+
+def _rescue_gemma4(m: re.Match[str]) -> tuple[list[Call], int]:
+    # Gemma 4 writes call:NAME{key:<|"|>text<|"|>,n:3}: strings sit between quote
+    # tokens and keys are bare; rewrite that into JSON.
+    parts = m["body"].strip().split(_GEMMA_QUOTE)
+    if len(parts) % 2 == 0:
+        return [], m.end()
+    rebuilt = "".join(
+        json.dumps(part) if i % 2 else _BARE_KEY.sub(r'\1"\2":', part)
+        for i, part in enumerate(parts)
+    )
+    try:
+        args = loads(rebuilt)
+    except ValueError:
+        return [], m.end()
+    return _one(m["name"], args), m.end()
+
+
+# --------------------------------------------------------------------------- the table
+
+_F = re.DOTALL
+
+QWEN3_XML = ToolMarkup(
+    name="qwen3_xml",
+    cues=("<function=",),
+    pattern=re.compile(
+        r"(?:<tool_call>\s*)?<function=(?P<name>[^>\n]{1,128})>(?P<body>.*?)"
+        r"(?:</function>(?:\s*</tool_call>)?|\Z)",
+        _F,
+    ),
+    rescue=_rescue_qwen3_xml,
+)
+GLM45 = ToolMarkup(
+    name="glm45",
+    cues=("<tool_call>",),
+    pattern=re.compile(
+        r"<tool_call>\s*(?P<name>[A-Za-z_][\w.\-]{0,127})\s*(?P<body>.*?)(?:</tool_call>|\Z)", _F
+    ),
+    rescue=_rescue_glm45,
+)
+# After the more specific <tool_call> syntaxes: it matches any <tool_call> block.
+HERMES = ToolMarkup(
+    name="hermes",
+    cues=("<tool_call>",),
+    pattern=re.compile(r"<tool_call>(?P<body>.*?)(?:</tool_call>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+MISTRAL = ToolMarkup(
+    name="mistral",
+    cues=("[TOOL_CALLS]",),
+    pattern=re.compile(r"\[TOOL_CALLS\](?P<body>.*?)(?=\[TOOL_CALLS\]|</s>|\Z)", _F),
+    rescue=_rescue_mistral,
+)
+LLAMA3_PYTHON_TAG = ToolMarkup(
+    name="llama3_python_tag",
+    cues=("<|python_tag|>",),
+    pattern=re.compile(r"<\|python_tag\|>(?P<body>.*?)(?:<\|eom_id\|>|<\|eot_id\|>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+LLAMA3_JSON = ToolMarkup(
+    name="llama3_json",
+    cues=('"name"',),
+    pattern=re.compile(r'\{\s*"name"\s*:\s*"'),
+    rescue=_rescue_bare_json,
+    bare=True,
+)
+HARMONY = ToolMarkup(
+    name="harmony",
+    cues=("to=functions.",),
+    pattern=re.compile(
+        r"to=functions\.(?P<name>[\w\-]+(?:\.[\w\-]+)*)(?P<body>.*?)"
+        r"(?:<\|call\|>|(?=<\|start\|>|<\|end\|>)|\Z)",
+        _F,
+    ),
+    rescue=_rescue_harmony,
+)
+KIMI_K2 = ToolMarkup(
+    name="kimi_k2",
+    cues=("<|tool_calls_section_begin|>", "<|tool_call_begin|>"),
+    pattern=re.compile(
+        r"(?:<\|tool_calls_section_begin\|>\s*)?<\|tool_call_begin\|>\s*(?P<ref>[^<]{0,200}?)\s*"
+        r"<\|tool_call_argument_begin\|>(?P<body>.*?)"
+        r"(?:<\|tool_call_end\|>(?:\s*<\|tool_calls_section_end\|>)?|\Z)",
+        _F,
+    ),
+    rescue=_rescue_kimi,
+)
+# DeepSeek's markers use U+FF5C (fullwidth bar) and U+2581, not ASCII.
+DEEPSEEK = ToolMarkup(
+    name="deepseek",
+    cues=("<｜tool▁calls▁begin｜>", "<｜tool▁call▁begin｜>"),
+    pattern=re.compile(
+        r"(?:<｜tool▁calls▁begin｜>\s*)?<｜tool▁call▁begin｜>(?P<head>[^<]{0,200}?)<｜tool▁sep｜>"
+        r"(?P<body>.*?)(?:<｜tool▁call▁end｜>(?:\s*<｜tool▁calls▁end｜>)?|\Z)",
+        _F,
+    ),
+    rescue=_rescue_deepseek,
+)
+MINIMAX_M2 = ToolMarkup(
+    name="minimax_m2",
+    cues=("<minimax:tool_call>",),
+    pattern=re.compile(r"<minimax:tool_call>(?P<body>.*?)(?:</minimax:tool_call>|\Z)", _F),
+    rescue=_rescue_invokes,
+)
+CLAUDE_XML = ToolMarkup(
+    name="claude_xml",
+    cues=("<function_calls>",),
+    pattern=re.compile(r"<function_calls>(?P<body>.*?)(?:</function_calls>|\Z)", _F),
+    rescue=_rescue_invokes,
+)
+GEMMA4 = ToolMarkup(
+    name="gemma4",
+    cues=("<|tool_call>",),
+    pattern=re.compile(
+        r"<\|tool_call>\s*call:(?P<name>[\w.\-]{1,128})\s*(?P<body>.*?)(?:<tool_call\|>|\Z)", _F
+    ),
+    rescue=_rescue_gemma4,
+)
+# Granite 3.x: <|tool_call|>[{"name": ..., "arguments": {...}}]
+GRANITE = ToolMarkup(
+    name="granite",
+    cues=("<|tool_call|>",),
+    pattern=re.compile(r"<\|tool_call\|>(?P<body>.*?)(?=<\|tool_call\|>|<\|end_of_text\|>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+
+# Scan order: earlier rows win where matches overlap, so specific before generic.
+TOOL_MARKUPS: tuple[ToolMarkup, ...] = (
+    QWEN3_XML,
+    GLM45,
+    HERMES,
+    MISTRAL,
+    LLAMA3_PYTHON_TAG,
+    HARMONY,
+    KIMI_K2,
+    DEEPSEEK,
+    MINIMAX_M2,
+    CLAUDE_XML,
+    GEMMA4,
+    GRANITE,
+    LLAMA3_JSON,
+)

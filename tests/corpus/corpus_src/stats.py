@@ -1,0 +1,56 @@
+"""Coverage tables for the corpus (printed by the build and the validation scripts)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .shapes import LABELS
+
+
+def api_key(event: dict[str, Any]) -> str:
+    return f"{event['api']}{' (stream)' if 'chunks' in event else ''}"
+
+
+def coverage(cases: list[dict[str, Any]]) -> str:
+    n = len(cases)
+    clean = sum(1 for c in cases if not c["expected_labels"])
+    per_label = Counter(label for c in cases for label in c["expected_labels"])
+    per_lang = Counter(c["lang"] for c in cases)
+    per_api = Counter(api_key(c["event"]) for c in cases)
+    per_family = Counter(c["family"] for c in cases)
+    label_api: dict[str, Counter[str]] = {label: Counter() for label in LABELS}
+    label_lang: dict[str, Counter[str]] = {label: Counter() for label in LABELS}
+    for c in cases:
+        for label in c["expected_labels"]:
+            label_api[label][c["event"]["api"]] += 1
+            label_lang[label][c["lang"]] += 1
+
+    lines = [
+        f"cases: {n}   clean: {clean} ({100 * clean / max(n, 1):.0f}%)   labeled: {n - clean}",
+        "",
+    ]
+    lines.append("| label | cases | chat | responses | messages | en | ko | zh | ja |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label in LABELS:
+        a, g = label_api[label], label_lang[label]
+        lines.append(
+            f"| {label} | {per_label[label]} | {a['chat.completions']} | {a['responses']} "
+            f"| {a['messages']} | {g['en']} | {g['ko']} | {g['zh']} | {g['ja']} |"
+        )
+    lines.append("")
+    lines.append("| lang | cases |")
+    lines.append("|---|---:|")
+    for lang, k in sorted(per_lang.items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {lang} | {k} |")
+    lines.append("")
+    lines.append("| api | cases |")
+    lines.append("|---|---:|")
+    for api, k in sorted(per_api.items()):
+        lines.append(f"| {api} | {k} |")
+    lines.append("")
+    lines.append("| family | cases |")
+    lines.append("|---|---:|")
+    for fam, k in sorted(per_family.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"| {fam} | {k} |")
+    return "\n".join(lines)

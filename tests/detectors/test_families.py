@@ -1,0 +1,254 @@
+"""The family table: a conformance battery run against every row, table invariants, and ratchets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from detectors.base import registered
+from detectors.families import (
+    FAMILIES,
+    TOKEN_ROLES,
+    UnknownFamilyError,
+    family_for,
+    get_family,
+    named_families,
+)
+from detectors.tool_markup import TOOL_MARKUPS
+
+HERE = Path(__file__).parent
+ROWS = [pytest.param(row, id=row.name) for row in FAMILIES]
+
+# One realistic leak per family, in the shape the family actually writes.
+FAMILY_LEAKS = {
+    "qwen3": "<think>\nThe user asks for 2+2.\n</think>\n\n2 + 2 = 4.",
+    "deepseek_r1": "Okay, the user wants a limerick. Start with the rhyme scheme.\n</think>\n\nThere once",
+    "deepseek_v3": "Plan: answer briefly.</think>Berlin is the capital of Germany.",
+    "gemma4": "<|channel>thought\nGreeting; reply warmly.<channel|>Hello! How can I help?",
+    "glm45": "<think>用户问的是天气。</think>\n北京今天晴。",
+    "minimax_m2": "Need to compute the sum first.</think>\n\nThe sum is 10.",
+    "kimi_k2": "◁think▷The user wants a haiku.◁/think▷Falling leaves at dusk",
+    "gpt_oss": "<|channel|>analysis<|message|>We need to greet.<|end|><|start|>assistant"
+    "<|channel|>final<|message|>Hi!",
+    "granite": "Here is my thought process:\nThey want a list.\n\nHere is my response:\n1. Apples",
+    "hunyuan": "<think>\n计算。\n</think>\n<answer>\n42\n</answer>",
+    "ernie": "<think>先回忆公式。</think>面积是πr²。",
+    "claude": "<thinking>The user wants a short answer.</thinking>Yes.",
+    "seed_oss": "<seed:think>Check units.</seed:think>It is 3 km.",
+    "hermes": "Sure, here you go!<|im_end|>",
+    "mistral": "[THINK]Add the numbers.[/THINK]The total is 9.",
+    "llama3": "The capital is Paris.<|eot_id|>",
+}
+
+# One call per tool-markup syntax; each must rescue get_weather(city="Paris").
+MARKUP_EXAMPLES = {
+    "qwen3_xml": "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
+    "</function>\n</tool_call>",
+    "glm45": "<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n"
+    "</tool_call>",
+    "hermes": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    "mistral": '[TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}',
+    "llama3_python_tag": '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}',
+    "harmony": "<|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json"
+    '<|message|>{"city": "Paris"}<|call|>',
+    "kimi_k2": "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+    '<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+    "deepseek": "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    '{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    "minimax_m2": '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris'
+    "</parameter>\n</invoke>\n</minimax:tool_call>",
+    "claude_xml": '<function_calls>\n<invoke name="get_weather">\n<parameter name="city">Paris'
+    "</parameter>\n</invoke>\n</function_calls>",
+    "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
+    "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "llama3_json": 'Calling: {"name": "get_weather", "parameters": {"city": "Paris"}}',
+}
+PARIS = [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+
+
+def naming(row) -> dict[str, str]:
+    """Exchange keywords that make ``row`` the named family."""
+    if row.parser_names:
+        return {"reasoning_parser": row.parser_names[0]}
+    return {"model": row.model_patterns[0]}
+
+
+def boundary(found):
+    return [f for f in found if f.label == "boundary_token"]
+
+
+def leaks(found):
+    return [f for f in found if f.label == "reasoning_leak"]
+
+
+# --------------------------------------------------------------------------- conformance battery
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_row_can_be_named(make_exchange, row):
+    assert named_families(make_exchange("x", **naming(row)))[0] is row
+    for parser in row.parser_names:
+        assert named_families(make_exchange("x", tool_parser=parser))[0] is row
+    for pattern in row.model_patterns:
+        assert row in named_families(make_exchange("x", model=f"org/{pattern}-7b-instruct"))
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_own_tokens_in_prose_are_boundary_tokens(detect, row):
+    for token in row.visible_tokens:
+        found = boundary(detect("boundary_tokens", f"Answer text. {token} more text.", **naming(row)))
+        assert [f.details["token"] for f in found] == [token], token
+        assert found[0].details["family"] == row.name
+
+
+@pytest.mark.parametrize("row", ROWS)
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        pytest.param("Example:\n\n```text\nAnswer text. {t} more text.\n```\n\nDone.", id="fence"),
+        pytest.param("Write `{t}` there.", id="inline_code"),
+        pytest.param('Write "{t}" there.', id="double_quotes"),
+        pytest.param("Write 「{t}」 there.", id="corner_quotes"),
+    ],
+)
+def test_own_tokens_in_code_or_quotes_are_not(detect, row, wrap):
+    for token in row.visible_tokens:
+        assert detect("boundary_tokens", wrap.format(t=token), **naming(row)) == [], token
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].reasoning_start])
+def test_own_reasoning_pair_is_a_reasoning_leak(detect, row):
+    for start in row.reasoning_start:
+        for end in row.reasoning_end:
+            found = leaks(detect("boundary_tokens", f"{start}plan{end}The answer.", **naming(row)))
+            assert [(f.details["delimited"], f.details["family"]) for f in found] == [
+                ("pair", row.name)
+            ], (start, end)
+            assert found[0].remediation == "strip"
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].start_prefilled])
+def test_prefilled_start_lone_end_is_a_template_gap(detect, row):
+    for end in row.reasoning_end:
+        found = detect("boundary_tokens", f"reasoning text{end}The answer.", **naming(row))
+        assert [f.details["delimited"] for f in leaks(found)] == ["lone_end"]
+        assert boundary(found)[0].layer == "template"
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].tool_call_markup])
+def test_own_tool_markup_is_rescued(detect, tools, row):
+    for markup in row.tool_call_markup:
+        found = detect("tool_call_text", MARKUP_EXAMPLES[markup.name], tools=tools, **naming(row))
+        assert len(found) == 1, markup.name
+        assert found[0].details["syntax"] == markup.name
+        assert found[0].details["family"] == row.name
+        assert found[0].details["rescued_calls"] == PARIS
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].tool_call_markup])
+def test_own_tool_markup_in_a_fence_with_prose_is_not(detect, tools, row):
+    for markup in row.tool_call_markup:
+        text = f"A call looks like:\n\n```\n{MARKUP_EXAMPLES[markup.name]}\n```\n\nThat's all."
+        assert detect("tool_call_text", text, tools=tools, **naming(row)) == [], markup.name
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY_LEAKS))
+def test_family_leak_sample(detect, name):
+    row = get_family(name)
+    found = detect("boundary_tokens", FAMILY_LEAKS[name], **naming(row))
+    assert boundary(found), name
+    assert {f.details["family"] for f in found} == {name}
+
+
+# --------------------------------------------------------------------------- table invariants
+
+
+def test_names_and_parser_names_are_unique():
+    names = [row.name for row in FAMILIES]
+    assert len(names) == len(set(names))
+    parsers = [p.lower() for row in FAMILIES for p in row.parser_names]
+    assert len(parsers) == len(set(parsers))
+
+
+def test_every_row_has_a_way_to_be_named():
+    for row in FAMILIES:
+        assert row.parser_names or row.model_patterns, row.name
+        assert all(p == p.lower() for p in row.model_patterns), row.name
+
+
+def test_reasoning_delimiters_come_in_pairs():
+    for row in FAMILIES:
+        assert bool(row.reasoning_start) == bool(row.reasoning_end), row.name
+        assert not row.start_prefilled or row.reasoning_end, row.name
+
+
+def test_a_literal_never_both_opens_and_closes():
+    for literal, role in TOKEN_ROLES.items():
+        assert not (role.starts and role.ends), literal
+
+
+def test_tool_markup_is_never_a_boundary_token():
+    cues = {cue for markup in TOOL_MARKUPS for cue in markup.cues}
+    for literal in TOKEN_ROLES:
+        assert not any(cue in literal or literal in cue for cue in cues), literal
+
+
+def test_every_markup_row_is_used_by_a_family():
+    used = {markup.name for row in FAMILIES for markup in row.tool_call_markup}
+    assert used == {markup.name for markup in TOOL_MARKUPS}
+    assert all(markup in TOOL_MARKUPS for row in FAMILIES for markup in row.tool_call_markup)
+
+
+def test_get_family_unknown_lists_known_names():
+    assert get_family("qwen3").name == "qwen3"
+    with pytest.raises(UnknownFamilyError) as raised:
+        get_family("qwen4")
+    message = str(raised.value)
+    assert "qwen4" in message
+    assert all(row.name in message for row in FAMILIES)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "first"),
+    [
+        pytest.param({"reasoning_parser": "deepseek_r1"}, "deepseek_r1", id="reasoning_parser"),
+        pytest.param({"reasoning_parser": "deepseek-r1"}, "deepseek_r1", id="sglang_spelling"),
+        pytest.param({"tool_parser": "qwen3_xml"}, "qwen3", id="tool_parser"),
+        pytest.param({"model": "Qwen/QwQ-32B"}, "qwen3", id="qwq_model"),
+        pytest.param({"model": "NousResearch/Hermes-3-Llama-3.1-8B"}, "hermes", id="hermes_llama"),
+        pytest.param({"model": "openai/gpt-oss-120b"}, "gpt_oss", id="gpt_oss_model"),
+        pytest.param(
+            {"reasoning_parser": "qwen3", "model": "deepseek-ai/DeepSeek-R1"},
+            "qwen3",
+            id="parser_beats_model_name",
+        ),
+    ],
+)
+def test_family_for_puts_the_named_family_first(make_exchange, kwargs, first):
+    ordered = family_for(make_exchange("x", **kwargs))
+    assert ordered[0].name == first
+    assert sorted(r.name for r in ordered) == sorted(r.name for r in FAMILIES)
+
+
+def test_family_for_unknown_versions_is_every_row_in_table_order(make_exchange):
+    ex = make_exchange("x", model="some/unknown-model", reasoning_parser="nope")
+    assert family_for(ex) == list(FAMILIES)
+
+
+# --------------------------------------------------------------------------- ratchets
+
+
+def test_every_family_row_has_a_leak_sample():
+    assert set(FAMILY_LEAKS) == {row.name for row in FAMILIES}
+
+
+def test_every_tool_markup_has_an_example():
+    assert set(MARKUP_EXAMPLES) == {markup.name for markup in TOOL_MARKUPS}
+
+
+@pytest.mark.parametrize("detector_id", sorted(registered()))
+def test_every_detector_has_a_test_module(detector_id):
+    module = HERE / f"test_{detector_id}.py"
+    assert module.exists(), f"add {module.name} for detector {detector_id!r}"
+    assert f'"{detector_id}"' in module.read_text(encoding="utf-8")

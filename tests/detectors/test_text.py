@@ -1,0 +1,135 @@
+"""Shared text helpers: the one notion of "outside code", literal scanning, JSON extraction."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from detectors.text import (
+    LiteralScanner,
+    code_map,
+    decode_at,
+    find_json_value,
+    is_quoted,
+    loads,
+    outside_code,
+    unwrap_fence,
+)
+
+
+def _outside(text: str, needle: str) -> bool:
+    at = text.index(needle)
+    return outside_code(text, at, at + len(needle))
+
+
+@pytest.mark.parametrize(
+    ("text", "inside"),
+    [
+        pytest.param("a `X` b", True, id="inline_span"),
+        pytest.param("a ``X ` y`` b", True, id="double_backtick_span"),
+        pytest.param("```\nX\n```\n", True, id="fence"),
+        pytest.param("~~~py\nX\n~~~", True, id="tilde_fence"),
+        pytest.param("text\n```\nX never closed", True, id="unclosed_fence_runs_to_end"),
+        pytest.param("   ```js\nX\n   ```", True, id="indented_fence"),
+        pytest.param("intro ```X``` outro", True, id="triple_backticks_inline"),
+        pytest.param("a ` b X", False, id="lone_backtick_is_literal"),
+        pytest.param("a `b\n\nX` c", False, id="span_does_not_cross_paragraphs"),
+        pytest.param("```\ncode\n```\nX", False, id="after_fence"),
+        pytest.param("````\n```\nstill code\n````\nX", False, id="longer_fence_closes_itself"),
+        pytest.param("plain X", False, id="plain"),
+    ],
+)
+def test_code_regions(text, inside):
+    assert _outside(text, "X") is not inside
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        pytest.param('say "X" now', True, id="double"),
+        pytest.param("say 'X' now", True, id="single_direct"),
+        pytest.param("say “X and more” now", True, id="curly_stretch"),
+        pytest.param("say 「X」", True, id="corner"),
+        pytest.param("say «X»", True, id="guillemets"),
+        pytest.param('he said "yes"X and left', False, id="closing_quote_before"),
+        pytest.param("it'X is odd'", False, id="apostrophe_needs_direct_wrap"),
+        pytest.param('say "X\nnext line"', False, id="quote_stretch_is_one_line"),
+    ],
+)
+def test_quotes(text, quoted):
+    at = text.index("X")
+    assert is_quoted(text, at, at + 1) is quoted
+
+
+def test_code_map_is_empty_without_backticks():
+    assert not code_map("no code here ~ at all")
+
+
+@pytest.mark.parametrize(
+    ("text", "inner"),
+    [
+        pytest.param('```json\n{"a": 1}\n```', '{"a": 1}', id="json_fence"),
+        pytest.param('\n  ```\n{"a": 1}\n```  \n', '{"a": 1}', id="outer_whitespace"),
+        pytest.param("~~~\nx\n~~~", "x", id="tilde"),
+        pytest.param('Here:\n```\n{"a": 1}\n```', None, id="prose_before"),
+        pytest.param("```\na\n```\n```\nb\n```", None, id="two_blocks"),
+        pytest.param("```\nunclosed", None, id="unclosed"),
+        pytest.param("```x```", None, id="one_line"),
+    ],
+)
+def test_unwrap_fence(text, inner):
+    assert unwrap_fence(text) == inner
+
+
+def test_scanner_prefers_longest_and_orders_hits():
+    scanner = LiteralScanner(["<|channel|>", "<|channel|>analysis", "[THINK]", "assistantfinal"])
+    hits = scanner.finditer("x [THINK] <|channel|>analysis y <|channel|>final assistantfinal")
+    assert [h.literal for h in hits] == [
+        "[THINK]",
+        "<|channel|>analysis",
+        "<|channel|>",
+        "assistantfinal",
+    ]
+    assert scanner.search("..assistantfinal..")
+    assert not scanner.search("nothing here")
+
+
+_ALPHABET = st.sampled_from(["<", ">", "|", "a", "b", "/", "t", "[", "]", " "])
+
+
+@given(
+    literals=st.lists(st.text(_ALPHABET, min_size=1, max_size=6), min_size=1, max_size=8),
+    text=st.text(_ALPHABET, max_size=60),
+)
+def test_scanner_matches_brute_force(literals, text):
+    """Leftmost, then longest, non-overlapping: the same as a naive scan."""
+    expected = []
+    pos = 0
+    ordered = sorted(set(literals), key=len, reverse=True)
+    while pos < len(text):
+        match = next((lit for lit in ordered if text.startswith(lit, pos)), None)
+        if match is None:
+            pos += 1
+            continue
+        expected.append((pos, match))
+        pos += len(match)
+    got = [(h.start, h.literal) for h in LiteralScanner(literals).finditer(text)]
+    assert got == expected
+
+
+def test_loads_is_strict():
+    assert loads(' {"a": [1, 2.5, null]} ') == {"a": [1, 2.5, None]}
+    for bad in ("NaN", '{"a": Infinity}', "{'a': 1}", '{"a": 1} x', "", "[" * 100_000):
+        with pytest.raises(ValueError):
+            loads(bad)
+
+
+def test_decode_at_and_find_json_value():
+    text = 'prefix {"a": 1} suffix [2]'
+    assert decode_at(text, 7) == ({"a": 1}, 15)
+    with pytest.raises(ValueError):
+        decode_at(text, 0)
+    assert find_json_value(text) == (7, 15, {"a": 1})
+    assert find_json_value("see {broken and [1, 2]") == (16, 22, [1, 2])
+    assert find_json_value("no json") is None
