@@ -85,7 +85,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from pipeline.traffic import replay_file
 
-    settings = _settings(args)
+    settings = _settings(args, connect_timeout_s=args.connect_timeout)
     report = replay_file(args.file, settings, topic=args.topic)
     print(f"replayed {report.sent} events to {args.topic or settings.topics.events}"
           f" ({report.retried} retries, {report.failed} failed)", file=sys.stderr)
@@ -95,7 +95,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from pipeline.traffic import simulate_traffic
 
-    settings = _settings(args)
+    settings = _settings(args, connect_timeout_s=args.connect_timeout)
     return simulate_traffic(
         settings, count=args.count, seed=args.seed, leak_ratio=args.leak_ratio,
         stream_ratio=args.stream_ratio, malformed=args.malformed, out=args.out,
@@ -185,6 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE|-", help="JSONL input; - for stdin")
     _add_bootstrap(p)
     p.add_argument("--topic", help="target topic (default: gateway.events)")
+    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="how long to wait for the broker before giving up")
 
     p = add("simulate", cmd_simulate, "generate realistic synthetic gateway traffic",
             "Generate events from a fleet of simulated engines, versions and model families in\n"
@@ -197,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stream-ratio", type=_ratio, default=0.4, help="share of streamed events")
     p.add_argument("--malformed", type=int, default=0, help="also send this many malformed payloads")
     p.add_argument("--out", metavar="FILE|-", help="write JSONL here instead of producing to Kafka")
+    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="how long to wait for the broker before giving up")
 
     p = add("rates", cmd_rates, "leak rates from the store, grouped by version fields",
             "Total, leaking, rate and per-label counts from DATA_DIR/leakline.duckdb.\n"

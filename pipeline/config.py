@@ -37,6 +37,8 @@ class Settings:
     clean_text_sample_rate: float = 0.05
     # Tansu completes a first group join after about half the session timeout
     session_timeout_s: float = 10.0
+    # how long producers wait for an unreachable broker before giving up
+    connect_timeout_s: float = 30.0
     web_host: str = "127.0.0.1"
     web_port: int = 6066
     web_enabled: bool = False

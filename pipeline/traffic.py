@@ -39,8 +39,9 @@ def send_payloads(settings: Settings, payloads: Iterator[bytes], total: int | No
     topic = topic or settings.topics.events
 
     async def run() -> ProduceReport:
-        await ensure_topics(settings.bootstrap, [settings.topics.events, settings.topics.dlq,
-                                                 settings.topics.samples, topic], settings.partitions)
+        await ensure_topics(settings.bootstrap,
+                            [settings.topics.events, settings.topics.dlq, settings.topics.samples, topic],
+                            settings.partitions, timeout_s=settings.connect_timeout_s)
         with progress_bar() as bar:
             task = bar.add_task(f"{label} → {topic}", total=total)
             return await produce(settings.bootstrap, topic, payloads,

@@ -49,7 +49,7 @@ def _problem(call: ToolCall, declared: dict[str, Any]) -> dict[str, Any] | None:
         return {"reason": "not_json"}
     if not isinstance(args, dict):
         return {"reason": "not_object", "type": type(args).__name__}
-    violation = schema.check(declared.get(call.name), args) if declared else None
+    violation = schema.check(declared.get(call.name or ""), args) if declared else None
     if violation is not None:
         return {"reason": "schema", "error": violation.message, "path": violation.path}
     return None

@@ -51,10 +51,13 @@ class ToolCallText(DetectorBase):
                 start = match.start()
                 if _overlaps(taken, start, match.end()):
                     continue
+                check = sole_fence is None
+                if check and not markup.bare and not _visible(text, start, match.end(), markup):
+                    continue
                 calls, end = markup.rescue(match)
                 if markup.bare and not (calls and all(c["name"] in declared for c in calls)):
                     continue
-                if sole_fence is None and not _visible(text, start, max(end, start + 1), markup):
+                if check and markup.bare and not _visible(text, start, end, markup):
                     continue
                 taken.append((start, max(end, match.end())))
                 confidence = 0.85 if markup.bare else 0.95
@@ -64,14 +67,14 @@ class ToolCallText(DetectorBase):
                 if len(findings) >= MAX_FINDINGS:
                     return findings
         for cue in cues:
-            markup = _OPENER_OWNER.get(cue.literal)
-            if markup is None or _overlaps(taken, cue.start, cue.end):
+            owner = _OPENER_OWNER.get(cue.literal)
+            if owner is None or _overlaps(taken, cue.start, cue.end):
                 continue
             if sole_fence is None and not outside_code(text, cue.start, cue.end):
                 continue
             taken.append((cue.start, cue.end))
             findings.append(
-                self._finding(exchange, text, (cue.start, cue.end), markup.name, [], 0.85)
+                self._finding(exchange, text, (cue.start, cue.end), owner.name, [], 0.85)
             )
             if len(findings) >= MAX_FINDINGS:
                 break

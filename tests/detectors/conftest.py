@@ -1,4 +1,4 @@
-"""Shared helpers for detector tests: build an ``Exchange`` from a few keywords, run one detector."""
+"""Detector test helpers: build an ``Exchange`` from a few keywords, run one detector."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def make_exchange() -> Callable[..., Exchange]:
 
 @pytest.fixture(scope="session")
 def tools() -> dict[str, Any]:
-    """Two declared tools: ``get_weather`` (with ``WEATHER_SCHEMA``) and schemaless ``search_docs``."""
+    """Declared tools: ``get_weather`` (``WEATHER_SCHEMA``) and schemaless ``search_docs``."""
     return TOOLS
 
 

@@ -161,7 +161,8 @@ POSITIVES = [
 NEGATIVES = [
     pytest.param("Use the `<think>` tag to wrap the reasoning.", {}, id="inline_code"),
     pytest.param(
-        "The format looks like this:\n\n```xml\n<think>reasoning</think>\nanswer\n```\n\nThat's it.",
+        "The format looks like this:\n\n```xml\n<think>reasoning</think>\nanswer\n```\n\n"
+        "That's it.",
         {},
         id="fenced_block",
     ),

@@ -23,7 +23,7 @@ ROWS = [pytest.param(row, id=row.name) for row in FAMILIES]
 # One realistic leak per family, in the shape the family actually writes.
 FAMILY_LEAKS = {
     "qwen3": "<think>\nThe user asks for 2+2.\n</think>\n\n2 + 2 = 4.",
-    "deepseek_r1": "Okay, the user wants a limerick. Start with the rhyme scheme.\n</think>\n\nThere once",
+    "deepseek_r1": "Okay, the user wants a limerick. Rhymes first.\n</think>\n\nThere once",
     "deepseek_v3": "Plan: answer briefly.</think>Berlin is the capital of Germany.",
     "gemma4": "<|channel>thought\nGreeting; reply warmly.<channel|>Hello! How can I help?",
     "glm45": "<think>用户问的是天气。</think>\n北京今天晴。",
@@ -97,7 +97,9 @@ def test_row_can_be_named(make_exchange, row):
 @pytest.mark.parametrize("row", ROWS)
 def test_own_tokens_in_prose_are_boundary_tokens(detect, row):
     for token in row.visible_tokens:
-        found = boundary(detect("boundary_tokens", f"Answer text. {token} more text.", **naming(row)))
+        found = boundary(
+            detect("boundary_tokens", f"Answer text. {token} more text.", **naming(row))
+        )
         assert [f.details["token"] for f in found] == [token], token
         assert found[0].details["family"] == row.name
 

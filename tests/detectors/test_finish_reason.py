@@ -1,4 +1,4 @@
-"""finish_reason: truncated on length; final_in_reasoning when the answer sits in the reasoning field."""
+"""finish_reason: truncated on length; final_in_reasoning when the answer is in the reasoning."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ DETECTOR = "finish_reason"
 CASES = [
     pytest.param("Partial answer that got cut", "length", "", [], ["truncated"], id="length"),
     pytest.param("", "length", "Still thinking about", [], ["truncated"], id="length_in_reasoning"),
-    pytest.param("", "stop", "The answer is 42.", [], ["final_in_reasoning"], id="answer_in_reasoning"),
+    pytest.param(
+        "", "stop", "The answer is 42.", [], ["final_in_reasoning"], id="answer_in_reasoning"
+    ),
     pytest.param("", None, "The answer is 42.", [], ["final_in_reasoning"], id="unknown_finish"),
-    pytest.param(" \n", "stop", "답은 42입니다.", [], ["final_in_reasoning"], id="whitespace_content"),
+    pytest.param(
+        " \n", "stop", "답은 42입니다.", [], ["final_in_reasoning"], id="whitespace_content"
+    ),
     pytest.param("", "stop", "x", [("get_weather", "{}")], [], id="tool_call_explains_empty"),
     pytest.param("", "tool_calls", "x", [], [], id="tool_calls_finish"),
     pytest.param("", "content_filter", "x", [], [], id="content_filter"),

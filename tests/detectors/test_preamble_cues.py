@@ -32,8 +32,11 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
-    pytest.param("Paris is the capital of France. Let me know if you need anything else.", {},
-                 id="closing_offer"),
+    pytest.param(
+        "Paris is the capital of France. Let me know if you need anything else.",
+        {},
+        id="closing_offer",
+    ),
     pytest.param("Let me know if you have more questions!", {}, id="let_me_know_first"),
     pytest.param("Let me explain how this works: first, …", {}, id="let_me_explain"),
     pytest.param("Let's look at an example:\n\n```py\nx = 1\n```", {}, id="lets_look_at"),
@@ -45,12 +48,15 @@ NEGATIVES = [
     pytest.param("`Let me check` is a common phrase.", {}, id="inline_code_first"),
     pytest.param('"Let me check" is what agents say.', {}, id="quoted_first"),
     pytest.param(
-        "Let me check the weather.", {"calls": [("get_weather", '{"city": "Paris"}')]},
+        "Let me check the weather.",
+        {"calls": [("get_weather", '{"city": "Paris"}')]},
         id="accompanies_structured_call",
     ),
     pytest.param("파이썬의 리스트 컴프리헨션에 대해 알아보겠습니다.", {}, id="ko_topic_intro"),
     pytest.param("이 값은 이미 확인했습니다.", {}, id="ko_past_tense"),
-    pytest.param("서울의 인구는 약 940만 명입니다. 더 찾아볼게요.", {}, id="ko_cue_in_second_sentence"),
+    pytest.param(
+        "서울의 인구는 약 940만 명입니다. 더 찾아볼게요.", {}, id="ko_cue_in_second_sentence"
+    ),
     pytest.param("让我们来看看这个例子。", {}, id="zh_lets_see_example"),
     pytest.param("巴黎是法国的首都。", {}, id="zh_answer"),
     pytest.param("東京は日本の首都です。", {}, id="ja_answer"),

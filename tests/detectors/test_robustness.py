@@ -65,9 +65,7 @@ def _exchange(text: str, **kw) -> Exchange:
         finish_reason=kw.pop("finish", None),
         commentary_text=text[:50],
         renders_phases=True,
-        stream_facts=kw.pop(
-            "facts", StreamFacts(3, (1, 2), (text[:3], text[3:7], text[7:]))
-        ),
+        stream_facts=kw.pop("facts", StreamFacts(3, (1, 2), (text[:3], text[3:7], text[7:]))),
         versions=kw.pop("versions", Versions(model_name="qwen3", reasoning_parser="deepseek_r1")),
     )
 
@@ -113,8 +111,28 @@ def test_odd_exchange_fields_never_raise(kw):
 _PIECES = (
     [t for t in TOKEN_ROLES]
     + [c for m in TOOL_MARKUPS for c in m.cues]
-    + ["`", "```\n", '"', "「", "{", "}", "[", "]", ":", ",", "\n", " ", "x", "Let me check.",
-       "Okay, so the user", "먼저 찾아보겠습니다.", "嗯，", '"name": "get_weather"', "\ud800", "\x00"]
+    + [
+        "`",
+        "```\n",
+        '"',
+        "「",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\n",
+        " ",
+        "x",
+        "Let me check.",
+        "Okay, so the user",
+        "먼저 찾아보겠습니다.",
+        "嗯，",
+        '"name": "get_weather"',
+        "\ud800",
+        "\x00",
+    ]
 )
 
 

@@ -7,7 +7,9 @@ import pytest
 DETECTOR = "self_talk_cues"
 
 POSITIVES = [
-    pytest.param("Okay, so the user is asking about the capital of France.", "en", id="okay_so_user"),
+    pytest.param(
+        "Okay, so the user is asking about the capital of France.", "en", id="okay_so_user"
+    ),
     pytest.param("Ok, the user wants a haiku about rain.", "en", id="ok_the_user"),
     pytest.param("Alright, let me think about this carefully.", "en", id="alright_let_me_think"),
     pytest.param("Hmm, wait, that doesn't add up.", "en", id="hmm_wait"),
@@ -38,7 +40,9 @@ NEGATIVES = [
     pytest.param("Paris. Hmm, wait, let me add one more thing.", id="cue_not_at_start"),
     pytest.param("Let me think of a good name: Aurora.", id="let_me_think_of"),
     pytest.param("사용자가 로그인하면 세션이 생성됩니다.", id="ko_users_log_in"),
-    pytest.param("사용자가 요청하는 데이터를 처리하려면 API를 호출하세요.", id="ko_user_requested_data"),
+    pytest.param(
+        "사용자가 요청하는 데이터를 처리하려면 API를 호출하세요.", id="ko_user_requested_data"
+    ),
     pytest.param("음수는 0보다 작은 수입니다.", id="ko_negative_numbers"),
     pytest.param("用户需要先安装Python。", id="zh_users_need"),
     pytest.param("嗯哼是一个语气词。", id="zh_interjection_word"),

@@ -1,4 +1,4 @@
-"""structured_output: structured_invalid when JSON was requested and the text is not one valid value."""
+"""structured_output: structured_invalid when requested JSON is not exactly one valid value."""
 
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ INVALID = [
     pytest.param("  \n", "json_object", "empty", "parser", id="whitespace_only"),
     pytest.param(f"```json\n{GOOD}\n```", "json_schema", "fenced", "parser", id="fenced"),
     pytest.param(
-        f"Here you go:\n```json\n{GOOD}\n```", "json_schema", "fenced", "parser", id="fence_and_prose"
+        f"Here you go:\n```json\n{GOOD}\n```",
+        "json_schema",
+        "fenced",
+        "parser",
+        id="fence_and_prose",
     ),
     pytest.param(f"Here is the JSON: {GOOD}", "json_schema", "prefix_text", "parser", id="prefix"),
     pytest.param(f"{GOOD}\nHope this helps!", "json_object", "prefix_text", "parser", id="suffix"),
@@ -80,7 +84,9 @@ def test_fenced_json_that_would_pass_is_flagged_as_extractable(detect):
 
 
 def test_schema_error_names_the_field(detect):
-    (finding,) = detect(DETECTOR, '{"city": "Paris", "temp": "warm"}', fmt="json_schema", schema=SCHEMA)
+    (finding,) = detect(
+        DETECTOR, '{"city": "Paris", "temp": "warm"}', fmt="json_schema", schema=SCHEMA
+    )
     assert "/temp" in finding.details["error"]
 
 

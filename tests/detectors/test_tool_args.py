@@ -1,4 +1,4 @@
-"""tool_args: tool_args_invalid for undeclared tools, non-JSON/non-object args, schema violations."""
+"""tool_args: tool_args_invalid for unknown tools, non-JSON/non-object args, schema errors."""
 
 from __future__ import annotations
 

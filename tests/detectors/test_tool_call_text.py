@@ -1,4 +1,4 @@
-"""tool_call_text: tool_call_as_text when declared tools come back as markup or call JSON in text."""
+"""tool_call_text: tool_call_as_text when a declared tool is called in text (markup or JSON)."""
 
 from __future__ import annotations
 
@@ -172,9 +172,7 @@ NEGATIVES = [
         id="call_json_fenced_with_prose",
     ),
     pytest.param("Models wrap calls in a `<tool_call>` tag.", {}, id="markup_in_inline_code"),
-    pytest.param(
-        'Hermes uses "<tool_call>" around each call.', {}, id="markup_directly_quoted"
-    ),
+    pytest.param('Hermes uses "<tool_call>" around each call.', {}, id="markup_directly_quoted"),
     pytest.param(
         '{"name": "search_web", "arguments": {"q": "x"}}', {}, id="whole_text_undeclared_tool"
     ),
