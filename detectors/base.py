@@ -43,8 +43,19 @@ def register(detector: Detector) -> Detector:
 
 def registered() -> dict[str, Detector]:
     """All registered detectors in registration order (cheapest tier first)."""
+    return dict(zip((d.id for d in default_detectors()), default_detectors(), strict=True))
+
+
+_defaults: tuple[Detector, ...] | None = None
+
+
+def default_detectors() -> tuple[Detector, ...]:
+    """The built-in detectors plus any registered since, in registration order."""
+    global _defaults
     _load_builtin()
-    return dict(_REGISTRY)
+    if _defaults is None or len(_defaults) != len(_REGISTRY):
+        _defaults = tuple(_REGISTRY.values())
+    return _defaults
 
 
 def get_detector(name: str) -> Detector:
@@ -56,8 +67,8 @@ def get_detector(name: str) -> Detector:
 
 
 def _load_builtin() -> None:
-    # Importing the packages registers their detectors (rules first, then heuristics).
-    import detectors.heuristics  # noqa: F401
+    # Importing the packages registers their detectors: rules first, then heuristics.
+    import detectors.heuristics  # noqa: F401, I001
     import detectors.rules  # noqa: F401
 
 
@@ -84,7 +95,7 @@ class Verdict:
 
 def run_detectors(exchange: Exchange, detectors: Sequence[Detector] | None = None) -> Verdict:
     """Run detectors in order and merge their findings into one verdict."""
-    chosen = list(registered().values()) if detectors is None else list(detectors)
+    chosen = default_detectors() if detectors is None else detectors
     findings: list[Finding] = []
     for detector in chosen:
         findings.extend(detector.detect(exchange))

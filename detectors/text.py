@@ -123,19 +123,22 @@ def is_quoted(text: str, start: int, end: int) -> bool:
     if close is not None:
         if after == close:
             return True
-        if before != "'" and _within_line(text, close, end, min(len(text), end + _QUOTE_REACH)):
+        if before != "'" and _ahead_on_line(text, close, end):
             return True
     open_ = _OPENER_OF.get(after)
-    if open_ is not None and after != "'":
-        lo = max(0, start - _QUOTE_REACH)
-        if _within_line(text, open_, lo, start):
-            return True
-    return False
+    return open_ is not None and after != "'" and _behind_on_line(text, open_, start)
 
 
-def _within_line(text: str, needle: str, lo: int, hi: int) -> bool:
-    stretch = text[lo:hi]
-    return needle in stretch and "\n" not in stretch
+def _ahead_on_line(text: str, needle: str, pos: int) -> bool:
+    hi = min(len(text), pos + _QUOTE_REACH)
+    newline = text.find("\n", pos, hi)
+    return text.find(needle, pos, newline if newline >= 0 else hi) >= 0
+
+
+def _behind_on_line(text: str, needle: str, pos: int) -> bool:
+    lo = max(0, pos - _QUOTE_REACH)
+    newline = text.rfind("\n", lo, pos)
+    return text.find(needle, newline + 1 if newline >= 0 else lo, pos) >= 0
 
 
 def outside_code(text: str, start: int, end: int) -> bool:

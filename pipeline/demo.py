@@ -17,10 +17,23 @@ from pipeline.progress import progress_bar
 DEMO_MARKER = ".leakline-demo"
 
 
-def start_worker(bootstrap: str, data_dir: Path, log_path: Path, *extra: str) -> subprocess.Popen[bytes]:
+def start_worker(
+    bootstrap: str, data_dir: Path, log_path: Path, *extra: str
+) -> subprocess.Popen[bytes]:
     """A worker in its own process, as a user would run it."""
-    cmd = [sys.executable, "-m", "pipeline.cli", "worker", "--bootstrap", bootstrap,
-           "--data-dir", str(data_dir), "--session-timeout", "6", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pipeline.cli",
+        "worker",
+        "--bootstrap",
+        bootstrap,
+        "--data-dir",
+        str(data_dir),
+        "--session-timeout",
+        "6",
+        *extra,
+    ]
     with log_path.open("ab") as log:
         return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
@@ -48,19 +61,24 @@ def stored_event_count(data_dir: Path) -> int:
     return int(row[0]) if row else 0
 
 
-def wait_for_stored(data_dir: Path, expected: int, worker: subprocess.Popen[bytes],
-                    timeout_s: float, log_path: Path) -> int:
+def wait_for_stored(
+    data_dir: Path, expected: int, worker: subprocess.Popen[bytes], timeout_s: float, log_path: Path
+) -> int:
     deadline = time.monotonic() + timeout_s
     stored = 0
     with progress_bar() as bar:
         task = bar.add_task("stored in DuckDB", total=expected)
         while stored < expected:
             if worker.poll() is not None:
-                raise LeaklineError(f"the worker exited with status {worker.returncode}",
-                                    hint=f"see its log: {log_path}")
+                raise LeaklineError(
+                    f"the worker exited with status {worker.returncode}",
+                    hint=f"see its log: {log_path}",
+                )
             if time.monotonic() > deadline:
-                raise LeaklineError(f"only {stored} of {expected} events stored after {timeout_s:.0f}s",
-                                    hint=f"see the worker log: {log_path}")
+                raise LeaklineError(
+                    f"only {stored} of {expected} events stored after {timeout_s:.0f}s",
+                    hint=f"see the worker log: {log_path}",
+                )
             time.sleep(0.5)
             stored = stored_event_count(data_dir)
             bar.update(task, completed=stored)
@@ -70,8 +88,10 @@ def wait_for_stored(data_dir: Path, expected: int, worker: subprocess.Popen[byte
 def _fresh(data_dir: Path) -> None:
     """Clear a previous demo's output (only in a folder the demo created)."""
     if data_dir.exists() and any(data_dir.iterdir()) and not (data_dir / DEMO_MARKER).exists():
-        raise LeaklineError(f"{data_dir} exists and was not created by `leakline demo`",
-                            hint="pass --data-dir with a new or a previous demo folder")
+        raise LeaklineError(
+            f"{data_dir} exists and was not created by `leakline demo`",
+            hint="pass --data-dir with a new or a previous demo folder",
+        )
     for name in ("samples", "leakline.duckdb", "leakline.duckdb.wal", "faust"):
         target = data_dir / name
         if target.is_dir():
@@ -82,8 +102,15 @@ def _fresh(data_dir: Path) -> None:
     (data_dir / DEMO_MARKER).write_text("created by leakline demo\n")
 
 
-def run_demo(*, data_dir: Path, count: int, seed: int, bootstrap: str | None,
-             broker_bin: str | None, keep_running: bool) -> int:
+def run_demo(
+    *,
+    data_dir: Path,
+    count: int,
+    seed: int,
+    bootstrap: str | None,
+    broker_bin: str | None,
+    keep_running: bool,
+) -> int:
     from pipeline.report import rates_table_text
     from pipeline.store import db_path, query_rates, read_only
     from pipeline.traffic import simulate_traffic
@@ -101,8 +128,15 @@ def run_demo(*, data_dir: Path, count: int, seed: int, bootstrap: str | None,
     try:
         settings = from_env(bootstrap=bootstrap, data_dir=data_dir)
         malformed = max(5, count // 100)
-        status = simulate_traffic(settings, count=count, seed=seed, leak_ratio=0.3, stream_ratio=0.4,
-                                  malformed=malformed, out=None)
+        status = simulate_traffic(
+            settings,
+            count=count,
+            seed=seed,
+            leak_ratio=0.3,
+            stream_ratio=0.4,
+            malformed=malformed,
+            out=None,
+        )
         if status:
             raise LeaklineError("some simulated events could not be sent to the broker")
         wait_for_stored(data_dir, count, worker, timeout_s=180.0, log_path=worker_log)
@@ -111,7 +145,7 @@ def run_demo(*, data_dir: Path, count: int, seed: int, bootstrap: str | None,
         print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
         print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
         print(f"DuckDB file: {db_path(data_dir)}")
-        print(f"  try: duckdb {db_path(data_dir)} \"from leak_rates\"")
+        print(f'  try: duckdb {db_path(data_dir)} "from leak_rates"')
         print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
         if keep_running:
             print(f"broker {bootstrap} and worker keep running; Ctrl-C to stop", file=sys.stderr)
@@ -124,4 +158,3 @@ def run_demo(*, data_dir: Path, count: int, seed: int, bootstrap: str | None,
         if broker:
             broker.stop()
     return 0
-

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -33,10 +34,8 @@ async def ensure_topics(
                 if name not in existing
             ]
             if missing:
-                try:
+                with contextlib.suppress(TopicAlreadyExistsError):  # another worker won the race
                     await admin.create_topics(missing)
-                except TopicAlreadyExistsError:
-                    pass  # another worker won the race
             return
         except (KafkaConnectionError, KafkaError, OSError) as exc:
             if asyncio.get_running_loop().time() + delay > deadline:
@@ -45,7 +44,9 @@ async def ensure_topics(
                     hint="check --bootstrap / $LEAKLINE_BOOTSTRAP, or run `leakline demo` "
                     "for the embedded broker",
                 ) from exc
-            log.warning("Kafka at %s not reachable yet (%s); retrying in %.1fs", bootstrap, exc, delay)
+            log.warning(
+                "Kafka at %s not reachable yet (%s); retrying in %.1fs", bootstrap, exc, delay
+            )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
         finally:
@@ -87,15 +88,20 @@ async def produce(
     """
     report = ProduceReport()
     producer = AIOKafkaProducer(
-        bootstrap_servers=bootstrap, linger_ms=5, max_batch_size=256 * 1024, acks="all",
+        bootstrap_servers=bootstrap,
+        linger_ms=5,
+        max_batch_size=256 * 1024,
+        acks="all",
         max_request_size=8 * 1024 * 1024,
     )
     try:
         await producer.start()
     except (KafkaConnectionError, KafkaError, OSError) as exc:
         await producer.stop()
-        raise BrokerError(f"cannot reach Kafka at {bootstrap}: {exc}",
-                          hint="check --bootstrap / $LEAKLINE_BOOTSTRAP") from exc
+        raise BrokerError(
+            f"cannot reach Kafka at {bootstrap}: {exc}",
+            hint="check --bootstrap / $LEAKLINE_BOOTSTRAP",
+        ) from exc
 
     async def send_one(payload: bytes) -> None:
         delay = 0.2

@@ -168,7 +168,9 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
         for call in _l(message.get("tool_calls")):
             fn = _d(_d(call).get("function"))
             parts.tool_calls.append(
-                ToolCall(_opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(call.get("id")))
+                ToolCall(
+                    _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(call.get("id"))
+                )
             )
         parts.finish = _opt(choice.get("finish_reason"))
         return
@@ -190,8 +192,10 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
                 parts.mixed.append(index)
             for call in _l(delta.get("tool_calls")):
                 call = _d(call)
-                slot = calls.setdefault(call.get("index", 0) if isinstance(call.get("index"), int) else 0,
-                                        {"id": None, "name": "", "args": []})
+                slot = calls.setdefault(
+                    call.get("index", 0) if isinstance(call.get("index"), int) else 0,
+                    {"id": None, "name": "", "args": []},
+                )
                 fn = _d(call.get("function"))
                 slot["id"] = slot["id"] or _opt(call.get("id"))
                 slot["name"] += _s(fn.get("name"))
@@ -266,7 +270,8 @@ def _read_responses(event: dict[str, Any], parts: _Parts, renders_phases: bool) 
             parts.add_reasoning("".join(texts), "reasoning")
         elif kind == "message":
             text = "".join(
-                _s(_d(c).get("text")) for c in _l(item.get("content"))
+                _s(_d(c).get("text"))
+                for c in _l(item.get("content"))
                 if _d(c).get("type") in ("output_text", "text", None)
             )
             # a missing phase means final answer; only "commentary" is interim
@@ -279,7 +284,11 @@ def _read_responses(event: dict[str, Any], parts: _Parts, renders_phases: bool) 
         elif kind == "function_call":
             has_call = True
             parts.tool_calls.append(
-                ToolCall(_opt(item.get("name")), _json_text(item.get("arguments")), _opt(item.get("call_id")))
+                ToolCall(
+                    _opt(item.get("name")),
+                    _json_text(item.get("arguments")),
+                    _opt(item.get("call_id")),
+                )
             )
     if has_call and parts.finish in (None, "completed"):
         parts.finish = "tool_calls"
@@ -296,7 +305,8 @@ def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
             parts.chunk_count += 1
             chunk = _d(chunk)
             kind = chunk.get("type")
-            idx = chunk.get("index") if isinstance(chunk.get("index"), int) else -1
+            raw_index = chunk.get("index")
+            idx = raw_index if isinstance(raw_index, int) else -1
             if kind == "content_block_start":
                 block = dict(_d(chunk.get("content_block")))
                 block.setdefault("_json", [])
@@ -327,7 +337,11 @@ def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
             parts.add_reasoning(_s(block.get("thinking")), "thinking")
         elif kind == "tool_use":
             parts.tool_calls.append(
-                ToolCall(_opt(block.get("name")), _json_text(block.get("input", {})), _opt(block.get("id")))
+                ToolCall(
+                    _opt(block.get("name")),
+                    _json_text(block.get("input", {})),
+                    _opt(block.get("id")),
+                )
             )
 
 

@@ -23,8 +23,10 @@ class DetectSummary:
 
     def render(self) -> str:
         labels = ", ".join(f"{k}={v}" for k, v in sorted(self.labels.items())) or "none"
-        return (f"leakline detect: {self.lines} lines, {self.valid} valid, {self.invalid} invalid, "
-                f"{self.leaking} leaking; labels: {labels}")
+        return (
+            f"leakline detect: {self.lines} lines, {self.valid} valid, {self.invalid} invalid, "
+            f"{self.leaking} leaking; labels: {labels}"
+        )
 
 
 def detect_line(raw: bytes, max_event_bytes: int) -> dict[str, object]:
@@ -36,7 +38,10 @@ def detect_line(raw: bytes, max_event_bytes: int) -> dict[str, object]:
     try:
         return run_detectors(normalise(event)).to_dict()
     except Exception as exc:  # detectors must not raise; if one does, report and go on
-        return {"event_id": event.get("event_id"), "error": f"internal error: {type(exc).__name__}: {exc}"}
+        return {
+            "event_id": event.get("event_id"),
+            "error": f"internal error: {type(exc).__name__}: {exc}",
+        }
 
 
 def detect_stream(source: BinaryIO, sink: TextIO, max_event_bytes: int) -> DetectSummary:

@@ -37,7 +37,10 @@ class DeadLetter:
     def headers(self) -> list[tuple[str, bytes]]:
         return [
             ("leakline.reason", self.reason.encode()),
-            ("leakline.source", f"{self.origin.topic}/{self.origin.partition}/{self.origin.offset}".encode()),
+            (
+                "leakline.source",
+                f"{self.origin.topic}/{self.origin.partition}/{self.origin.offset}".encode(),
+            ),
         ]
 
 
@@ -78,7 +81,9 @@ def process_batch(
             exchange = normalise(event)
             verdict = run_detectors(exchange, detectors)
         except ContractError as exc:
-            result.dead_letters.append(DeadLetter(record.key, record.value, exc.reason, record.origin))
+            result.dead_letters.append(
+                DeadLetter(record.key, record.value, exc.reason, record.origin)
+            )
             continue
         except Exception as exc:  # a bug in normalise/detectors must not stop the stream
             reason = f"internal error while processing: {type(exc).__name__}: {exc}"[:500]
@@ -99,7 +104,10 @@ def process_batch(
                             "engine": {"name": v.engine_name, "version": v.engine_version},
                             "model": {"name": v.model_name, "revision": v.model_revision},
                             "chat_template": {"name": v.template_name, "hash": v.template_hash},
-                            "parsers": {"reasoning": v.reasoning_parser, "tool_call": v.tool_call_parser},
+                            "parsers": {
+                                "reasoning": v.reasoning_parser,
+                                "tool_call": v.tool_call_parser,
+                            },
                             "labels": list(verdict.labels),
                             "findings": [f.to_dict() for f in verdict.findings],
                             "visible_text": exchange.visible_text[:8192],

@@ -31,7 +31,9 @@ def rates_table_text(rows: list[dict[str, Any]], by: Sequence[str]) -> str:
     from rich.table import Table
 
     labels = [label for label in ALL_LABELS if any(r.get(label) for r in rows)]
-    table = Table(title="leak rates" + (f" by {', '.join(by)}" if by else ""), show_footer=bool(rows))
+    table = Table(
+        title="leak rates" + (f" by {', '.join(by)}" if by else ""), show_footer=bool(rows)
+    )
     total = sum(r["total"] for r in rows)
     leaking = sum(r["leaking"] for r in rows)
     for i, field in enumerate(by):

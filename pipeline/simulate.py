@@ -2152,8 +2152,9 @@ def _one(rng: random.Random, seed: int, i: int, mix: Mix, ts: datetime) -> Simul
     )
     if plan.finish == "length":
         limits = (2048, 4096) if plan.thinking else (256, 512, 1024)
-        max_tokens: int | None = max(out_tokens, _ch(rng, limits))
-        out_tokens = max_tokens
+        budget: int = max(out_tokens, _ch(rng, limits))
+        out_tokens = budget
+        max_tokens: int | None = budget
     else:
         max_tokens = _ch(rng, (None, 1024, 2048, 4096, 8192)) if dep.api != "messages" else None
         if max_tokens is not None:

@@ -60,7 +60,9 @@ class ParquetSink:
         for day in pc.unique(days).to_pylist():
             by_day = table.filter(pc.equal(table["_day"], day))
             for partition in pc.unique(by_day["src_partition"]).to_pylist():
-                part = by_day.filter(pc.equal(by_day["src_partition"], partition)).drop_columns(["_day"])
+                part = by_day.filter(pc.equal(by_day["src_partition"], partition)).drop_columns(
+                    ["_day"]
+                )
                 offsets = pc.min_max(part["src_offset"])
                 name = (
                     f"part-{part['src_topic'][0].as_py()}-p{partition:04d}"

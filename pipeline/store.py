@@ -65,7 +65,8 @@ def db_path(data_dir: Path) -> Path:
 
 def _label_columns() -> str:
     return ",\n".join(
-        f"    count(*) FILTER (WHERE list_contains(labels, '{label}')) AS {label}" for label in ALL_LABELS
+        f"    count(*) FILTER (WHERE list_contains(labels, '{label}')) AS {label}"
+        for label in ALL_LABELS
     )
 
 
@@ -213,20 +214,22 @@ def query_rates(
         params.append(where.engine_name)
     select_groups = [f'{col} AS "{name}"' for name, col in pairs]
     sql = f"""
-SELECT {', '.join(select_groups + [''])}
+SELECT {", ".join(select_groups + [""])}
     count(*) AS total,
     count(*) FILTER (WHERE leaking) AS leaking,
     round(count(*) FILTER (WHERE leaking) / count(*), 4) AS rate,
 {_label_columns()}
 FROM samples
-{('WHERE ' + ' AND '.join(conditions)) if conditions else ''}
-{('GROUP BY ' + ', '.join(columns)) if columns else ''}
-{('ORDER BY ' + ', '.join(columns)) if columns else ''}"""
+{("WHERE " + " AND ".join(conditions)) if conditions else ""}
+{("GROUP BY " + ", ".join(columns)) if columns else ""}
+{("ORDER BY " + ", ".join(columns)) if columns else ""}"""
     try:
         cursor = con.execute(sql, params)
     except duckdb.Error as exc:
         if classify(exc) is StoreErrorKind.MISSING:
-            raise StoreError("the store has no views yet", hint="start a worker once on this data dir") from exc
+            raise StoreError(
+                "the store has no views yet", hint="start a worker once on this data dir"
+            ) from exc
         raise StoreError(f"rates query failed: {exc}") from exc
     names = [d[0] for d in cursor.description]
     rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

@@ -20,8 +20,10 @@ def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
         return (line.rstrip(b"\r\n") for line in sys.stdin.buffer if line.strip()), None
     path = Path(name)
     if not path.is_file():
-        raise LeaklineError(f"cannot read {name}: no such file",
-                            hint="pass an existing JSONL file, or - to read stdin")
+        raise LeaklineError(
+            f"cannot read {name}: no such file",
+            hint="pass an existing JSONL file, or - to read stdin",
+        )
     with path.open("rb") as handle:
         total = sum(1 for line in handle if line.strip())
 
@@ -34,18 +36,27 @@ def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
     return gen(), total
 
 
-def send_payloads(settings: Settings, payloads: Iterator[bytes], total: int | None,
-                  topic: str | None = None, label: str = "replay") -> ProduceReport:
+def send_payloads(
+    settings: Settings,
+    payloads: Iterator[bytes],
+    total: int | None,
+    topic: str | None = None,
+    label: str = "replay",
+) -> ProduceReport:
     topic = topic or settings.topics.events
 
     async def run() -> ProduceReport:
-        await ensure_topics(settings.bootstrap,
-                            [settings.topics.events, settings.topics.dlq, settings.topics.samples, topic],
-                            settings.partitions, timeout_s=settings.connect_timeout_s)
+        await ensure_topics(
+            settings.bootstrap,
+            [settings.topics.events, settings.topics.dlq, settings.topics.samples, topic],
+            settings.partitions,
+            timeout_s=settings.connect_timeout_s,
+        )
         with progress_bar() as bar:
             task = bar.add_task(f"{label} → {topic}", total=total)
-            return await produce(settings.bootstrap, topic, payloads,
-                                 on_sent=lambda n: bar.advance(task, n))
+            return await produce(
+                settings.bootstrap, topic, payloads, on_sent=lambda n: bar.advance(task, n)
+            )
 
     return asyncio.run(run())
 
@@ -55,8 +66,16 @@ def replay_file(name: str, settings: Settings, topic: str | None = None) -> Prod
     return send_payloads(settings, lines, total, topic)
 
 
-def simulate_traffic(settings: Settings, *, count: int, seed: int, leak_ratio: float,
-                     stream_ratio: float, malformed: int, out: str | None) -> int:
+def simulate_traffic(
+    settings: Settings,
+    *,
+    count: int,
+    seed: int,
+    leak_ratio: float,
+    stream_ratio: float,
+    malformed: int,
+    out: str | None,
+) -> int:
     from pipeline.simulate import Mix, malformed_payloads, simulate
 
     mix = Mix(leak_ratio=leak_ratio, stream_ratio=stream_ratio)
@@ -79,6 +98,8 @@ def simulate_traffic(settings: Settings, *, count: int, seed: int, leak_ratio: f
         yield from bad
 
     report = send_payloads(settings, everything(), count + len(bad), label="simulate")
-    print(f"simulated {report.sent} events ({len(bad)} malformed) to {settings.topics.events}",
-          file=sys.stderr)
+    print(
+        f"simulated {report.sent} events ({len(bad)} malformed) to {settings.topics.events}",
+        file=sys.stderr,
+    )
     return 1 if report.failed else 0

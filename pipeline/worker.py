@@ -1,11 +1,15 @@
 """The Faust worker: gateway.events -> detect -> Parquet + leak.samples (+ DLQ).
 
-One agent consumes raw bytes in micro-batches (``take_events``). For each batch
+One agent consumes raw bytes in micro-batches (``noack_take``). For each batch
 it validates, normalises and detects (``process_batch``), publishes dead letters
 and samples and waits for their delivery, writes the Parquet files, and only
-then lets Faust acknowledge the batch. A crash before the write therefore means
-redelivery, never loss; a crash after the write means a duplicate row that the
-DuckDB views drop by event_id.
+then acknowledges the batch's events. A crash or shutdown before the write
+therefore means redelivery, never loss; a crash after the write means a
+duplicate row that the DuckDB views drop by event_id.
+
+``take_events`` is not used on purpose: it acknowledges the buffered events in a
+``finally`` clause, so a worker stopped mid-batch would commit offsets of events
+it never stored.
 """
 
 from __future__ import annotations
@@ -96,7 +100,9 @@ def build_app(settings: Settings) -> faust.App:
 
     @app.agent(events_topic)
     async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
-        async for events in stream.take_events(settings.batch_size, within=settings.batch_within_s):
+        # noack_take is on faust.Stream but missing from the StreamT protocol
+        batches = stream.noack_take(settings.batch_size, within=settings.batch_within_s)  # type: ignore[attr-defined]
+        async for events in batches:
             started = time.perf_counter()
             records = [
                 RawRecord(
@@ -114,13 +120,18 @@ def build_app(settings: Settings) -> faust.App:
             )
             await publish(result)
             await write(result)
+            for event in events:
+                await stream.ack(event)
             stats["batches"] += 1
             stats["events"] += len(result.rows)
             stats["dead_letters"] += len(result.dead_letters)
             stats["leaking"] += len(result.samples)
             log.info(
                 "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
-                len(records), len(result.rows), len(result.samples), len(result.dead_letters),
+                len(records),
+                len(result.rows),
+                len(result.samples),
+                len(result.dead_letters),
                 (time.perf_counter() - started) * 1000,
             )
 
@@ -149,6 +160,8 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     asyncio.set_event_loop(loop)
     prepare(settings, loop)
     app = build_app(settings)
-    log.info("leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir)
+    log.info(
+        "leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir
+    )
     worker = Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
     worker.execute_from_commandline()

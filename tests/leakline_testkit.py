@@ -26,8 +26,9 @@ def read_topic(bootstrap: str, topic: str, timeout_s: float = 20.0) -> list[Topi
     """Everything currently in ``topic`` (all partitions), read without a consumer group."""
 
     async def run() -> list[TopicRecord]:
-        consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
-                                    auto_offset_reset="earliest")
+        consumer = AIOKafkaConsumer(
+            bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest"
+        )
         await consumer.start()
         try:
             parts = consumer.partitions_for_topic(topic) or set()
@@ -42,6 +43,7 @@ def read_topic(bootstrap: str, topic: str, timeout_s: float = 20.0) -> list[Topi
             end = await consumer.end_offsets(tps)
             out: list[TopicRecord] = []
             deadline = time.monotonic() + timeout_s
+
             async def behind() -> bool:
                 return any([await consumer.position(tp) < end[tp] for tp in tps])
 
@@ -50,8 +52,10 @@ def read_topic(bootstrap: str, topic: str, timeout_s: float = 20.0) -> list[Topi
                     raise TimeoutError(f"reading {topic} did not reach the end offsets")
                 batch = await consumer.getmany(timeout_ms=500)
                 for tp, msgs in batch.items():
-                    out.extend(TopicRecord(m.key, m.value, dict(m.headers or ()), tp.partition, m.offset)
-                               for m in msgs)
+                    out.extend(
+                        TopicRecord(m.key, m.value, dict(m.headers or ()), tp.partition, m.offset)
+                        for m in msgs
+                    )
             return out
         finally:
             await consumer.stop()
@@ -84,9 +88,13 @@ def wait_stored(worker: WorkerProcess, expected: int, timeout_s: float = 120.0) 
     stored = 0
     while time.monotonic() < deadline:
         if worker.proc.poll() is not None:
-            raise AssertionError(f"worker exited with {worker.proc.returncode}:\n{worker.log_text()[-3000:]}")
+            raise AssertionError(
+                f"worker exited with {worker.proc.returncode}:\n{worker.log_text()[-3000:]}"
+            )
         stored = stored_event_count(worker.data_dir)
         if stored >= expected:
             return stored
         time.sleep(0.5)
-    raise AssertionError(f"only {stored}/{expected} stored; worker log:\n{worker.log_text()[-3000:]}")
+    raise AssertionError(
+        f"only {stored}/{expected} stored; worker log:\n{worker.log_text()[-3000:]}"
+    )

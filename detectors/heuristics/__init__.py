@@ -3,8 +3,6 @@
 Importing this package registers the heuristics after the rules.
 """
 
-# Rules register before heuristics whichever package is imported first.
-import detectors.rules  # noqa: F401
 from detectors.base import register
 from detectors.heuristics.preamble_cues import PreambleCues
 from detectors.heuristics.self_talk_cues import SelfTalkCues

@@ -28,11 +28,15 @@ LEAD_INS: dict[str, list[str]] = {
     "ja": ["はい", "承知しました", "わかりました", "かしこまりました", "了解しました"],
 }
 
+# Verbs of looking something up. Not "explain", "walk through", "look at", "confirm":
+# those open ordinary answers. "let's" is tutorial voice, so only first person counts.
 _EN_ACTION = (
     r"(?:check|double[- ]check|look\s+(?:\S+\s+){0,3}?up|look\s+into|look\s+for|search|find|"
-    r"fetch|pull\s+up|query|verify|confirm|research|browse|consult|retrieve|gather|investigate|"
+    r"fetch|pull\s+up|query|verify|research|browse|consult|retrieve|gather|investigate|"
     r"dig\s+into|take\s+a\s+(?:quick\s+|closer\s+)?look|have\s+a\s+(?:quick\s+|closer\s+)?look|"
-    r"run|grab|see\s+what\s+i\s+can\s+find|open|read|scan|call|use\s+the)\b"
+    r"run\s+(?:a|an|the|some|it|this|that)\b|grab|see\s+what\s+i\s+can\s+find|"
+    r"open\s+(?:the|your|that|this|it)\b|read\s+(?:the|your|that|this|it|through)\b|scan|"
+    r"call\s+(?:the|a|an)\b|use\s+(?:the\s+|a\s+|my\s+)?(?:\w+\s+){0,2}?(?:tool|api|search)\b)\b"
 )
 
 # Interim progress sentences, per language: "opening" fragments match at the start
@@ -42,7 +46,7 @@ CUES: dict[str, dict[str, list[str]]] = {
     "en": {
         "opening": [
             # "Let me check…", "I'll search for…", "First, let me look that up."
-            r"(?:first,?\s+)?(?:let\s+me|let['’]s|let\s+us|i['’]ll|i\s+will|i['’]m\s+going\s+to"
+            r"(?:first,?\s+)?(?:let\s+me|i['’]ll|i\s+will|i['’]m\s+going\s+to"
             r"|i\s+am\s+going\s+to|i['’]m\s+gonna|i\s+need\s+to|i['’]d\s+better|allow\s+me\s+to)"
             r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|briefly))*\s+" + _EN_ACTION,
             # "I'm checking the docs…"
@@ -101,8 +105,8 @@ class PreambleCues(DetectorBase):
             return []
         start = opening.start
         end = sentence_end(text, opening.end)
-        if text[end - 1 : end] in ("?", "？"):
-            return []  # a question back to the user, not progress
+        if text[start:end].rstrip()[-1:] in ("?", "？", ":", "："):
+            return []  # a question back to the user, or a line introducing the answer
         return [
             self.finding(
                 Label.PREAMBLE,

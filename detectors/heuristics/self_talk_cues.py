@@ -15,7 +15,8 @@ CUES: dict[str, dict[str, list[str]]] = {
         "opening": [
             # "Okay, so the user is asking…", "Alright, let me think…"
             r"(?:okay|ok|alright|all\s+right|so|hmm+|well|right)[,.…]*\s+(?:so,?\s+)?"
-            r"(?:the\s+user\b|the\s+question\s+is\b|i\s+need\s+to\s+(?:figure|understand|think|work\s+out"
+            r"(?:the\s+user\s+(?:is|was|wants|wanted|asks|asked|has|had|needs|seems|just|might|may"
+            r"|mentioned|said|says|would|provided|gave|could)\b|the\s+question\s+is\b|i\s+need\s+to\s+(?:figure|understand|think|work\s+out"
             r"|determine|answer|respond|recall|make\s+sure)|let\s+me\s+(?:think|see\b|figure|work\s+"
             r"(?:this|it|through)|break\s+(?:this|it)\s+down|recall|consider|parse|understand|analy[sz]e"
             r"|make\s+sure|start\s+by)|let['’]s\s+(?:see|think|figure)|first,?\s+i\b)",

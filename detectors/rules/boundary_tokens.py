@@ -113,6 +113,7 @@ def _reasoning_regions(
     regions: list[_Region] = []
     lone_ends: set[int] = set()
     opened: Hit | None = None
+    before_opened: Hit | None = None
     # Only text before every other token (budget strings aside) is reasoning with its
     # start tag prefilled; "<|channel|>commentary<|message|>…<|end|>" is not.
     leading = True
@@ -121,6 +122,7 @@ def _reasoning_regions(
         if role.starts:
             if opened is None:
                 opened = hit
+                before_opened = hits[index - 1] if index else None
             leading = False
             continue
         if not role.ends:
@@ -128,23 +130,47 @@ def _reasoning_regions(
             continue
         if opened is None:
             lone_ends.add(index)
-            if leading and text[: hit.start].strip():
+            if leading and text[: hit.start].strip() and not _named_in_prose(text, hit):
                 regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", best(role.ends)))
             leading = False
             continue
         shared = tuple(f for f in TOKEN_ROLES[opened.literal].starts if f in role.ends)
         if shared:
-            if text[opened.end : hit.start].strip():
+            if _reasoning_between(text, opened, hit, before_opened):
                 regions.append(
                     _Region(opened.start, hit.end, opened.end, hit.start, "pair", best(shared))
                 )
             opened = None
-    if opened is not None and text[opened.end :].strip():
+    if opened is not None and text[opened.end :].strip() and not _named_in_prose(text, opened):
         family = best(TOKEN_ROLES[opened.literal].starts)
         regions.append(
             _Region(opened.start, len(text), opened.end, len(text), "unterminated", family)
         )
     return regions, lone_ends
+
+
+# "…the model writes between <think> and </think>" names the tags mid-sentence around a
+# word or two; leaked reasoning starts a line or runs longer than this.
+_MENTION_MAX_CHARS = 24
+
+
+def _reasoning_between(text: str, opened: Hit, closed: Hit, previous: Hit | None) -> bool:
+    """Non-empty reasoning, unless the tags are only named mid-sentence around a word or two."""
+    inner = text[opened.end : closed.start].strip()
+    if not inner:
+        return False
+    line_start = text.rfind("\n", 0, opened.start) + 1
+    if previous is not None and previous.end > line_start:
+        return True  # right after another delimiter: "<|start|>assistant<|channel|>analysis"
+    mid_sentence = bool(text[line_start : opened.start].strip())
+    return not mid_sentence or len(inner) > _MENTION_MAX_CHARS
+
+
+def _named_in_prose(text: str, hit: Hit) -> bool:
+    """A sentence naming the tag ("word <tag> word", "word </tag>."), not output around it."""
+    if hit.start < 2 or text[hit.start - 1] not in " \t" or text[hit.start - 2].isspace():
+        return False
+    return hit.end >= len(text) or text[hit.end] in " \t.,;:!?)"
 
 
 def _piece_boundaries(exchange: Exchange, length: int) -> list[int]:

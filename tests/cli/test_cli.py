@@ -5,46 +5,77 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
-
 from leakline_testkit import read_topic
+
+from detectors import run_detectors
+from pipeline.normalise import normalise
 from pipeline.rows import Origin, RowBuilder
 from pipeline.sink import ParquetSink
 from pipeline.store import init_store
-from pipeline.normalise import normalise
-from detectors import run_detectors
-from datetime import UTC, datetime
 
 
-def leakline(*args: str, stdin: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], input=stdin.decode() if stdin else None,
-                          capture_output=True, text=True, timeout=120, env=env)
+def leakline(
+    *args: str, stdin: bytes | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *args],
+        input=stdin.decode() if stdin else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
 
 
-THINK = {"event_id": "t1", "api": "chat.completions", "request": {},
-         "response": {"choices": [{"message": {"content": "<think>hm</think>Yes."}, "finish_reason": "stop"}]}}
-CLEAN = {"event_id": "c1", "api": "chat.completions", "request": {},
-         "response": {"choices": [{"message": {"content": "Yes."}, "finish_reason": "stop"}]}}
+THINK = {
+    "event_id": "t1",
+    "api": "chat.completions",
+    "request": {},
+    "response": {
+        "choices": [{"message": {"content": "<think>hm</think>Yes."}, "finish_reason": "stop"}]
+    },
+}
+CLEAN = {
+    "event_id": "c1",
+    "api": "chat.completions",
+    "request": {},
+    "response": {"choices": [{"message": {"content": "Yes."}, "finish_reason": "stop"}]},
+}
 
 
 def test_detect_writes_one_line_per_input_line(tmp_path: Path) -> None:
     src = tmp_path / "events.jsonl"
-    src.write_bytes(b"\n".join([
-        orjson.dumps(THINK),
-        b'{"event_id": "broken", "api": "nope", "request": {}, "response": {}}',
-        b"{not json",
-        orjson.dumps(CLEAN),
-    ]) + b"\n")
+    src.write_bytes(
+        b"\n".join(
+            [
+                orjson.dumps(THINK),
+                b'{"event_id": "broken", "api": "nope", "request": {}, "response": {}}',
+                b"{not json",
+                orjson.dumps(CLEAN),
+            ]
+        )
+        + b"\n"
+    )
     result = leakline("detect", str(src))
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["event_id"] for line in lines] == ["t1", "broken", None, "c1"]
     assert lines[0]["labels"] == ["boundary_token", "reasoning_leak"]
     finding = lines[0]["findings"][0]
-    assert {"label", "detector_id", "detector_version", "span", "evidence", "remediation", "layer"} <= set(finding)
+    assert {
+        "label",
+        "detector_id",
+        "detector_version",
+        "span",
+        "evidence",
+        "remediation",
+        "layer",
+    } <= set(finding)
     assert "api" in lines[1]["error"] and "JSON" in lines[2]["error"]
     assert lines[3] == {"event_id": "c1", "labels": [], "findings": []}
     assert "4 lines, 2 valid, 2 invalid, 1 leaking" in result.stderr
@@ -76,17 +107,29 @@ def store(tmp_path: Path) -> Path:
 
 
 def test_rates_json_rows(store: Path) -> None:
-    result = leakline("rates", "--data-dir", str(store), "--by", "engine.version", "--format", "json")
+    result = leakline(
+        "rates", "--data-dir", str(store), "--by", "engine.version", "--format", "json"
+    )
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
     assert [(r["engine.version"], r["total"], r["leaking"], r["rate"]) for r in rows] == [
-        ("0.30.2", 2, 1, 0.5), ("0.31.0", 1, 0, 0.0)]
-    assert rows[0]["boundary_token"] == 1 and rows[0]["reasoning_leak"] == 1 and rows[1]["preamble"] == 0
+        ("0.30.2", 2, 1, 0.5),
+        ("0.31.0", 1, 0, 0.0),
+    ]
+    assert (
+        rows[0]["boundary_token"] == 1
+        and rows[0]["reasoning_leak"] == 1
+        and rows[1]["preamble"] == 0
+    )
 
 
 def test_rates_csv_and_table(store: Path) -> None:
-    csv_out = leakline("rates", "--data-dir", str(store), "--by", "engine.name,engine.version", "--format", "csv")
-    assert csv_out.stdout.splitlines()[0].startswith("engine.name,engine.version,total,leaking,rate,")
+    csv_out = leakline(
+        "rates", "--data-dir", str(store), "--by", "engine.name,engine.version", "--format", "csv"
+    )
+    assert csv_out.stdout.splitlines()[0].startswith(
+        "engine.name,engine.version,total,leaking,rate,"
+    )
     assert csv_out.stdout.splitlines()[1].startswith("vllm,0.30.2,2,1,0.5,")
     table = leakline("rates", "--data-dir", str(store), "--by", "engine.version")
     assert "0.30.2" in table.stdout and "50.0%" in table.stdout and "boundary_token" in table.stdout
@@ -100,13 +143,20 @@ def test_rates_reads_data_dir_from_environment(store: Path) -> None:
     assert json.loads(result.stdout)[0]["total"] == 3
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    pytest.param(["rates", "--data-dir", "/nonexistent", "--by", "engine.version"], "leakline demo", id="no_store"),
-    pytest.param(["rates", "--by", "engine.versoin"], "choose from", id="bad_by_field"),
-    pytest.param(["rates", "--format", "xml"], "invalid choice", id="bad_format"),
-    pytest.param(["simulate", "--leak-ratio", "2"], "between 0 and 1", id="bad_ratio"),
-    pytest.param(["frobnicate"], "invalid choice", id="unknown_command"),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(
+            ["rates", "--data-dir", "/nonexistent", "--by", "engine.version"],
+            "leakline demo",
+            id="no_store",
+        ),
+        pytest.param(["rates", "--by", "engine.versoin"], "choose from", id="bad_by_field"),
+        pytest.param(["rates", "--format", "xml"], "invalid choice", id="bad_format"),
+        pytest.param(["simulate", "--leak-ratio", "2"], "between 0 and 1", id="bad_ratio"),
+        pytest.param(["frobnicate"], "invalid choice", id="unknown_command"),
+    ],
+)
 def test_misuse_prints_help_not_traceback(args: list[str], expected: str, store: Path) -> None:
     if args[:2] == ["rates", "--by"]:
         args = ["rates", "--data-dir", str(store), *args[1:]]
@@ -128,7 +178,9 @@ def test_every_command_has_help(command: str) -> None:
 
 def test_simulate_to_jsonl_then_detect(tmp_path: Path) -> None:
     out = tmp_path / "sim.jsonl"
-    assert leakline("simulate", "--count", "50", "--malformed", "5", "--out", str(out)).returncode == 0
+    assert (
+        leakline("simulate", "--count", "50", "--malformed", "5", "--out", str(out)).returncode == 0
+    )
     lines = out.read_bytes().splitlines()
     assert len(lines) == 55
     detected = leakline("detect", str(out))
@@ -142,7 +194,9 @@ def test_replay_produces_every_line(broker, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "replayed 3 events" in result.stderr
     records = read_topic(broker.bootstrap, "gateway.events")
-    assert sorted(r.value for r in records) == sorted([orjson.dumps(THINK), b"{broken", orjson.dumps(CLEAN)])
+    assert sorted(r.value for r in records) == sorted(
+        [orjson.dumps(THINK), b"{broken", orjson.dumps(CLEAN)]
+    )
     assert {r.key for r in records} == {b"t1", b"c1", None}
 
 
@@ -151,6 +205,8 @@ def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
 
     src = tmp_path / "events.jsonl"
     src.write_bytes(orjson.dumps(CLEAN) + b"\n")
-    result = leakline("replay", str(src), "--bootstrap", f"127.0.0.1:{free_port()}", "--connect-timeout", "3")
+    result = leakline(
+        "replay", str(src), "--bootstrap", f"127.0.0.1:{free_port()}", "--connect-timeout", "3"
+    )
     assert result.returncode == 2
     assert "cannot reach Kafka" in result.stderr and "hint:" in result.stderr

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Per-label precision/recall of the detectors on leakline's own labeled corpus.
 
-    python tests/corpus/quality.py            # the table
-    python tests/corpus/quality.py --errors   # plus every disagreeing case
-    python tests/corpus/quality.py --json     # machine-readable
+python tests/corpus/quality.py            # the table
+python tests/corpus/quality.py --errors   # plus every disagreeing case
+python tests/corpus/quality.py --json     # machine-readable
 """
 
 from __future__ import annotations
@@ -44,8 +44,13 @@ class Quality:
             "cases": self.cases,
             "exact_match": round(self.exact / self.cases, 4) if self.cases else 0.0,
             "labels": {
-                label: {"tp": self.tp[label], "fp": self.fp[label], "fn": self.fn[label],
-                        "precision": round(self.precision(label), 4), "recall": round(self.recall(label), 4)}
+                label: {
+                    "tp": self.tp[label],
+                    "fp": self.fp[label],
+                    "fn": self.fn[label],
+                    "precision": round(self.precision(label), 4),
+                    "recall": round(self.recall(label), 4),
+                }
                 for label in ALL_LABELS
             },
         }
@@ -73,23 +78,37 @@ def evaluate(cases: list[dict]) -> Quality:
         for label in expected - got:
             quality.fn[label] += 1
         if got != expected:
-            quality.errors.append({"case_id": case["case_id"], "expected": sorted(expected),
-                                   "got": sorted(got), "note": case.get("note", "")})
+            quality.errors.append(
+                {
+                    "case_id": case["case_id"],
+                    "expected": sorted(expected),
+                    "got": sorted(got),
+                    "note": case.get("note", ""),
+                }
+            )
     return quality
 
 
 def render(quality: Quality) -> str:
     lines = [f"{'label':<22}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}"]
     for label in ALL_LABELS:
-        lines.append(f"{label:<22}{quality.tp[label]:>5}{quality.fp[label]:>5}{quality.fn[label]:>5}"
-                     f"{quality.precision(label):>11.3f}{quality.recall(label):>8.3f}")
-    lines.append(f"{quality.cases} cases, exact label-set match {quality.exact / max(quality.cases, 1):.1%}")
+        lines.append(
+            f"{label:<22}{quality.tp[label]:>5}{quality.fp[label]:>5}{quality.fn[label]:>5}"
+            f"{quality.precision(label):>11.3f}{quality.recall(label):>8.3f}"
+        )
+    lines.append(
+        f"{quality.cases} cases, exact label-set match {quality.exact / max(quality.cases, 1):.1%}"
+    )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--errors", action="store_true", help="list every case whose labels disagree")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--errors", action="store_true", help="list every case whose labels disagree"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     quality = evaluate(load_cases())

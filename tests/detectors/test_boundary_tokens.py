@@ -150,7 +150,8 @@ POSITIVES = [
         id="chinese_reasoning_in_tags",
     ),
     pytest.param(
-        "`<think>` opens it, but here it leaks: <think>hidden plan</think>Done.",
+        "`<think>` opens it, but here it leaks: <think>The user wants a short answer, so keep it"
+        " brief.</think>Done.",
         {},
         ["<think>", "</think>"],
         ["pair"],
@@ -183,6 +184,14 @@ NEGATIVES = [
     pytest.param("", {}, id="empty"),
 ]
 
+# Outside code the tags are still boundary tokens, but naming them is not leaking reasoning.
+MENTIONS = [
+    pytest.param("The model writes its reasoning between <think> and </think>.", id="between"),
+    pytest.param("Wrap it as <thinking>notes</thinking> if you like.", id="short_example"),
+    pytest.param("In R1 output the closing tag is </think> followed by the answer.", id="lone_end"),
+    pytest.param("Use the <think> tag to mark reasoning in prompts models learn.", id="start"),
+]
+
 
 def _tokens(found):
     return [f.details["token"] for f in found if f.label == "boundary_token"]
@@ -208,6 +217,18 @@ def test_positive(detect, text, kwargs, tokens, regions):
 @pytest.mark.parametrize(("text", "kwargs"), NEGATIVES)
 def test_negative(detect, text, kwargs):
     assert detect(DETECTOR, text, **kwargs) == []
+
+
+@pytest.mark.parametrize("text", MENTIONS)
+def test_tags_named_mid_sentence_are_not_reasoning(detect, text):
+    found = detect(DETECTOR, text)
+    assert _tokens(found)
+    assert _regions(found) == []
+
+
+def test_short_harmony_analysis_after_header_is_reasoning(detect):
+    text = "<|start|>assistant<|channel|>analysis<|message|>Greet.<|end|>"
+    assert _regions(detect(DETECTOR, text + "Hi")) == ["pair"]
 
 
 def test_prefilled_start_points_at_template(detect):
@@ -237,7 +258,7 @@ def test_reasoning_remediation(detect, text, remediation):
 
 
 def test_reasoning_span_covers_region(detect):
-    text = "Intro. <think>plan</think> Answer."
+    text = "Intro.\n<think>plan</think> Answer."
     leak = next(f for f in detect(DETECTOR, text) if f.label == "reasoning_leak")
     assert text[leak.span[0] : leak.span[1]] == "<think>plan</think>"
     assert leak.details["reasoning_chars"] == len("plan")

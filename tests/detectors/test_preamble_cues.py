@@ -17,6 +17,8 @@ POSITIVES = [
     pytest.param("I'm checking the documentation now.", "en", id="progressive"),
     pytest.param("Checking the forecast now…", "en", id="gerund_now"),
     pytest.param("One moment, please.", "en", id="one_moment"),
+    pytest.param("Let me use the search tool to find that.", "en", id="use_the_search_tool"),
+    pytest.param("I'll run a quick search on that.", "en", id="run_a_search"),
     pytest.param("  \n\nLet me take a quick look at the logs.", "en", id="leading_whitespace"),
     pytest.param("먼저 자료를 찾아보겠습니다.\n\n서울의 인구는…", "ko", id="ko_find_first"),
     pytest.param("잠시만요, 확인해 보겠습니다.", "ko", id="ko_wait_check"),
@@ -44,6 +46,14 @@ NEGATIVES = [
     pytest.param("Let me confirm: do you mean Paris, France?", {}, id="clarifying_question"),
     pytest.param("Searching for files in Linux is easy with find.", {}, id="gerund_subject"),
     pytest.param("I'll explain step by step.", {}, id="ill_explain"),
+    pytest.param(
+        "Let's check if Python is installed:\n\n```\npython -V\n```", {}, id="tutorial_lets"
+    ),
+    pytest.param("Let's take a look at how decorators work.", {}, id="tutorial_take_a_look"),
+    pytest.param("I'll run through the steps below.", {}, id="run_through"),
+    pytest.param("I'll use the following approach:", {}, id="use_the_following"),
+    pytest.param("Let me call out a few caveats.", {}, id="call_out"),
+    pytest.param("Let me confirm I understand: you want a CSV.", {}, id="confirm_understanding"),
     pytest.param("```bash\n# let me check\nls\n```", {}, id="code_first"),
     pytest.param("`Let me check` is a common phrase.", {}, id="inline_code_first"),
     pytest.param('"Let me check" is what agents say.', {}, id="quoted_first"),

@@ -55,6 +55,7 @@ def test_code_regions(text, inside):
         pytest.param('he said "yes"X and left', False, id="closing_quote_before"),
         pytest.param("it'X is odd'", False, id="apostrophe_needs_direct_wrap"),
         pytest.param('say "X\nnext line"', False, id="quote_stretch_is_one_line"),
+        pytest.param('say "X here"\nnext line', True, id="newline_after_the_closing_quote"),
     ],
 )
 def test_quotes(text, quoted):

@@ -16,8 +16,20 @@ pytestmark = pytest.mark.slow
 def test_demo_end_to_end(tmp_path: Path) -> None:
     data_dir = tmp_path / "demo"
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "demo", "--count", "400", "--data-dir", str(data_dir)],
-        capture_output=True, text=True, timeout=240)
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "demo",
+            "--count",
+            "400",
+            "--data-dir",
+            str(data_dir),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "leak rates by engine.name, engine.version, model.name" in result.stdout
     assert f"DuckDB file: {data_dir / 'leakline.duckdb'}" in result.stdout
@@ -28,7 +40,9 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
     con = duckdb.connect(str(data_dir / "leakline.duckdb"), read_only=True)
     try:
         assert con.execute("select sum(total), sum(leaking) from leak_rates").fetchone() == (
-            400, int(footer.group(2)))
+            400,
+            int(footer.group(2)),
+        )
     finally:
         con.close()
 
@@ -41,7 +55,11 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
 
 def test_demo_refuses_a_folder_it_did_not_create(tmp_path: Path) -> None:
     (tmp_path / "precious.txt").write_text("keep me")
-    result = subprocess.run([sys.executable, "-m", "pipeline.cli", "demo", "--data-dir", str(tmp_path)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "demo", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and "not created by `leakline demo`" in result.stderr
     assert (tmp_path / "precious.txt").read_text() == "keep me"

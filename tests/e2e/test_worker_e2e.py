@@ -9,8 +9,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-
 from leakline_testkit import read_topic, spawn_worker, wait_stored
+
 from pipeline.kafka_io import produce
 from pipeline.offline import detect_line
 from pipeline.simulate import Mix, malformed_payloads, simulate
@@ -20,28 +20,61 @@ pytestmark = pytest.mark.slow
 
 # hand-made, unambiguous cases with the labels they must get in the store
 KNOWN = {
-    "known-think": ({"api": "chat.completions", "request": {},
-                     "response": {"choices": [{"message": {"content": "<think>add them</think>4"},
-                                               "finish_reason": "stop"}]}},
-                    ["boundary_token", "reasoning_leak"]),
-    "known-clean": ({"api": "chat.completions", "request": {},
-                     "response": {"choices": [{"message": {"content": "4", "reasoning": "2+2"},
-                                               "finish_reason": "stop"}]}},
-                    []),
-    "known-truncated": ({"api": "messages", "request": {},
-                         "response": {"stop_reason": "max_tokens",
-                                      "content": [{"type": "thinking", "thinking": "long..."}]}},
-                        ["truncated"]),
-    "known-mixed": ({"api": "chat.completions", "request": {}, "stream": True,
-                     "chunks": [{"choices": [{"index": 0, "delta": {"reasoning": "r", "content": "Hi"}}]},
-                                {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]},
-                    ["mixed_chunk"]),
+    "known-think": (
+        {
+            "api": "chat.completions",
+            "request": {},
+            "response": {
+                "choices": [
+                    {"message": {"content": "<think>add them</think>4"}, "finish_reason": "stop"}
+                ]
+            },
+        },
+        ["boundary_token", "reasoning_leak"],
+    ),
+    "known-clean": (
+        {
+            "api": "chat.completions",
+            "request": {},
+            "response": {
+                "choices": [
+                    {"message": {"content": "4", "reasoning": "2+2"}, "finish_reason": "stop"}
+                ]
+            },
+        },
+        [],
+    ),
+    "known-truncated": (
+        {
+            "api": "messages",
+            "request": {},
+            "response": {
+                "stop_reason": "max_tokens",
+                "content": [{"type": "thinking", "thinking": "long..."}],
+            },
+        },
+        ["truncated"],
+    ),
+    "known-mixed": (
+        {
+            "api": "chat.completions",
+            "request": {},
+            "stream": True,
+            "chunks": [
+                {"choices": [{"index": 0, "delta": {"reasoning": "r", "content": "Hi"}}]},
+                {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            ],
+        },
+        ["mixed_chunk"],
+    ),
 }
 
 
 def known_events() -> list[bytes]:
-    return [orjson.dumps({"event_id": eid, "engine": {"name": "vllm", "version": "9.9.9"}, **body})
-            for eid, (body, _) in KNOWN.items()]
+    return [
+        orjson.dumps({"event_id": eid, "engine": {"name": "vllm", "version": "9.9.9"}, **body})
+        for eid, (body, _) in KNOWN.items()
+    ]
 
 
 def send(bootstrap: str, payloads: list[bytes]) -> None:

@@ -24,19 +24,39 @@ def test_schema_is_published_in_the_package() -> None:
         pytest.param(b'{"event_id": "a", "api": "chat.comp', "not valid JSON", id="truncated"),
         pytest.param(b"\xff\xfe{}", "not valid JSON", id="invalid_utf8"),
         pytest.param(b"[1, 2]", "must be a JSON object", id="array"),
-        pytest.param(b'{"api": "responses", "request": {}, "response": {}}', "event_id", id="missing_id"),
-        pytest.param(b'{"event_id": "a", "api": "completions", "request": {}, "response": {}}',
-                     "api", id="unknown_api"),
-        pytest.param(b'{"event_id": "a", "api": "responses", "request": [], "response": {}}',
-                     "request", id="request_not_object"),
-        pytest.param(b'{"event_id": "a", "api": "responses", "request": {}, "response": {}, "stream": "yes"}',
-                     "stream", id="stream_not_bool"),
-        pytest.param(b'{"event_id": "a", "api": "responses", "request": {}}', "schema violation",
-                     id="neither_response_nor_chunks"),
-        pytest.param(b'{"event_id": "a", "api": "responses", "request": {}, "response": {}, "chunks": []}',
-                     "schema violation", id="both_response_and_chunks"),
-        pytest.param(b'{"event_id": "", "api": "responses", "request": {}, "response": {}}', "event_id",
-                     id="empty_id"),
+        pytest.param(
+            b'{"api": "responses", "request": {}, "response": {}}', "event_id", id="missing_id"
+        ),
+        pytest.param(
+            b'{"event_id": "a", "api": "completions", "request": {}, "response": {}}',
+            "api",
+            id="unknown_api",
+        ),
+        pytest.param(
+            b'{"event_id": "a", "api": "responses", "request": [], "response": {}}',
+            "request",
+            id="request_not_object",
+        ),
+        pytest.param(
+            b'{"event_id": "a", "api": "responses", "request": {}, "response": {}, "stream": "yes"}',
+            "stream",
+            id="stream_not_bool",
+        ),
+        pytest.param(
+            b'{"event_id": "a", "api": "responses", "request": {}}',
+            "schema violation",
+            id="neither_response_nor_chunks",
+        ),
+        pytest.param(
+            b'{"event_id": "a", "api": "responses", "request": {}, "response": {}, "chunks": []}',
+            "schema violation",
+            id="both_response_and_chunks",
+        ),
+        pytest.param(
+            b'{"event_id": "", "api": "responses", "request": {}, "response": {}}',
+            "event_id",
+            id="empty_id",
+        ),
     ],
 )
 def test_invalid_payloads_get_a_reason(raw: bytes, reason: str) -> None:

@@ -21,22 +21,67 @@ def chat_chunk(finish: str | None = None, **delta: object) -> dict:
 
 
 def test_chat_non_streaming_reads_reasoning_and_content() -> None:
-    x = normalise(ev("chat.completions", response={"choices": [{
-        "index": 0, "finish_reason": "stop",
-        "message": {"role": "assistant", "content": "Paris.", "reasoning": "capital of France"}}]}))
-    assert (x.visible_text, x.reasoning_text, x.reasoning_field) == ("Paris.", "capital of France", "reasoning")
+    x = normalise(
+        ev(
+            "chat.completions",
+            response={
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {
+                            "role": "assistant",
+                            "content": "Paris.",
+                            "reasoning": "capital of France",
+                        },
+                    }
+                ]
+            },
+        )
+    )
+    assert (x.visible_text, x.reasoning_text, x.reasoning_field) == (
+        "Paris.",
+        "capital of France",
+        "reasoning",
+    )
     assert x.finish_reason == "stop" and not x.stream and x.tool_calls == ()
 
 
 def test_chat_reads_legacy_reasoning_content_field() -> None:
-    x = normalise(ev("chat.completions", response={"choices": [{
-        "message": {"content": "4", "reasoning_content": "2+2"}, "finish_reason": "stop"}]}))
+    x = normalise(
+        ev(
+            "chat.completions",
+            response={
+                "choices": [
+                    {
+                        "message": {"content": "4", "reasoning_content": "2+2"},
+                        "finish_reason": "stop",
+                    }
+                ]
+            },
+        )
+    )
     assert x.reasoning_text == "2+2" and x.reasoning_field == "reasoning_content"
 
 
 def test_chat_content_as_list_of_parts_and_null_content() -> None:
-    x = normalise(ev("chat.completions", response={"choices": [{
-        "message": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}}]}))
+    x = normalise(
+        ev(
+            "chat.completions",
+            response={
+                "choices": [
+                    {
+                        "message": {
+                            "content": [
+                                {"type": "text", "text": "a"},
+                                {"type": "text", "text": "b"},
+                            ]
+                        }
+                    }
+                ]
+            },
+        )
+    )
     assert x.visible_text == "ab"
     y = normalise(ev("chat.completions", response={"choices": [{"message": {"content": None}}]}))
     assert y.visible_text == "" and y.finish_reason is None
@@ -62,31 +107,71 @@ def test_chat_stream_reassembles_and_records_mixed_chunks() -> None:
 
 def test_chat_stream_tool_call_fragments_are_joined() -> None:
     chunks = [
-        chat_chunk(tool_calls=[{"index": 0, "id": "c1", "function": {"name": "get_weather", "arguments": ""}}]),
+        chat_chunk(
+            tool_calls=[
+                {"index": 0, "id": "c1", "function": {"name": "get_weather", "arguments": ""}}
+            ]
+        ),
         chat_chunk(tool_calls=[{"index": 0, "function": {"arguments": '{"city": '}}]),
         chat_chunk(tool_calls=[{"index": 0, "function": {"arguments": '"Seoul"}'}}]),
-        chat_chunk(tool_calls=[{"index": 1, "id": "c2", "function": {"name": "get_time", "arguments": "{}"}}]),
+        chat_chunk(
+            tool_calls=[
+                {"index": 1, "id": "c2", "function": {"name": "get_time", "arguments": "{}"}}
+            ]
+        ),
         chat_chunk(finish="tool_calls"),
     ]
-    x = normalise(ev("chat.completions", {"tools": [{"type": "function", "function": {
-        "name": "get_weather", "parameters": {"type": "object"}}}]}, chunks=chunks))
+    x = normalise(
+        ev(
+            "chat.completions",
+            {
+                "tools": [
+                    {
+                        "type": "function",
+                        "function": {"name": "get_weather", "parameters": {"type": "object"}},
+                    }
+                ]
+            },
+            chunks=chunks,
+        )
+    )
     assert [(c.name, c.arguments, c.call_id) for c in x.tool_calls] == [
-        ("get_weather", '{"city": "Seoul"}', "c1"), ("get_time", "{}", "c2")]
+        ("get_weather", '{"city": "Seoul"}', "c1"),
+        ("get_time", "{}", "c2"),
+    ]
     assert x.declared_tools == {"get_weather": {"type": "object"}}
     assert x.finish_reason == "tool_calls"
 
 
 def test_chat_request_flags() -> None:
     schema = {"type": "object", "required": ["a"]}
-    x = normalise(ev("chat.completions", {
-        "stop": ["\n\n", "END"],
-        "response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": schema, "strict": True}},
-    }, response={"choices": [{"message": {"content": "{}"}, "finish_reason": "length"}]}))
+    x = normalise(
+        ev(
+            "chat.completions",
+            {
+                "stop": ["\n\n", "END"],
+                "response_format": {
+                    "type": "json_schema",
+                    "json_schema": {"name": "x", "schema": schema, "strict": True},
+                },
+            },
+            response={"choices": [{"message": {"content": "{}"}, "finish_reason": "length"}]},
+        )
+    )
     assert x.stop == ("\n\n", "END")
-    assert x.response_format is not None and x.response_format.schema == schema and x.response_format.strict
+    assert (
+        x.response_format is not None
+        and x.response_format.schema == schema
+        and x.response_format.strict
+    )
     assert x.finish_reason == "length" and x.structured
-    plain = normalise(ev("chat.completions", {"stop": "x", "response_format": {"type": "text"}},
-                         response={"choices": []}))
+    plain = normalise(
+        ev(
+            "chat.completions",
+            {"stop": "x", "response_format": {"type": "text"}},
+            response={"choices": []},
+        )
+    )
     assert plain.stop == ("x",) and plain.response_format is None and plain.visible_text == ""
 
 
@@ -94,7 +179,11 @@ def test_chat_request_flags() -> None:
 
 
 def _msg(text: str, phase: str | None = None) -> dict:
-    item = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}
+    item = {
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text}],
+    }
     if phase:
         item["phase"] = phase
     return item
@@ -109,11 +198,16 @@ def _msg(text: str, phase: str | None = None) -> dict:
     ],
 )
 def test_responses_commentary_phase_honours_client(renders: bool | None, visible: str) -> None:
-    event = {"response": {"status": "completed", "output": [
-        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}]},
-        _msg("Let me look.", "commentary"),
-        _msg("Answer."),  # missing phase means final
-    ]}}
+    event = {
+        "response": {
+            "status": "completed",
+            "output": [
+                {"type": "reasoning", "summary": [{"type": "summary_text", "text": "plan"}]},
+                _msg("Let me look.", "commentary"),
+                _msg("Answer."),  # missing phase means final
+            ],
+        }
+    }
     if renders is not None:
         event["client"] = {"renders_phases": renders}
     x = normalise(ev("responses", **event))
@@ -124,16 +218,46 @@ def test_responses_commentary_phase_honours_client(renders: bool | None, visible
 
 
 def test_responses_function_call_and_incomplete() -> None:
-    x = normalise(ev("responses", {"tools": [{"type": "function", "name": "lookup", "parameters": {}}],
-                                    "text": {"format": {"type": "json_schema", "name": "a", "schema": {"type": "object"}}}},
-                     response={"status": "completed", "output": [
-                         {"type": "function_call", "name": "lookup", "arguments": '{"q": 1}', "call_id": "fc1"}]}))
+    x = normalise(
+        ev(
+            "responses",
+            {
+                "tools": [{"type": "function", "name": "lookup", "parameters": {}}],
+                "text": {
+                    "format": {"type": "json_schema", "name": "a", "schema": {"type": "object"}}
+                },
+            },
+            response={
+                "status": "completed",
+                "output": [
+                    {
+                        "type": "function_call",
+                        "name": "lookup",
+                        "arguments": '{"q": 1}',
+                        "call_id": "fc1",
+                    }
+                ],
+            },
+        )
+    )
     assert x.tool_calls[0].name == "lookup" and x.finish_reason == "tool_calls"
-    assert x.declared_tools == {"lookup": {}} and x.response_format and x.response_format.kind == "json_schema"
-    cut = normalise(ev("responses", response={"status": "incomplete",
-                                              "incomplete_details": {"reason": "max_output_tokens"},
-                                              "output": [{"type": "reasoning", "content": [
-                                                  {"type": "reasoning_text", "text": "long"}]}]}))
+    assert (
+        x.declared_tools == {"lookup": {}}
+        and x.response_format
+        and x.response_format.kind == "json_schema"
+    )
+    cut = normalise(
+        ev(
+            "responses",
+            response={
+                "status": "incomplete",
+                "incomplete_details": {"reason": "max_output_tokens"},
+                "output": [
+                    {"type": "reasoning", "content": [{"type": "reasoning_text", "text": "long"}]}
+                ],
+            },
+        )
+    )
     assert cut.finish_reason == "length" and cut.visible_text == "" and cut.reasoning_text == "long"
 
 
@@ -142,10 +266,17 @@ def test_responses_stream_rebuilds_items_from_deltas() -> None:
         {"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning"}},
         {"type": "response.reasoning_text.delta", "output_index": 0, "delta": "hmm "},
         {"type": "response.reasoning_text.delta", "output_index": 0, "delta": "ok"},
-        {"type": "response.output_item.added", "output_index": 1,
-         "item": {"type": "message", "phase": "commentary", "content": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 1,
+            "item": {"type": "message", "phase": "commentary", "content": []},
+        },
         {"type": "response.output_text.delta", "output_index": 1, "delta": "Checking…"},
-        {"type": "response.output_item.added", "output_index": 2, "item": {"type": "message", "content": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 2,
+            "item": {"type": "message", "content": []},
+        },
         {"type": "response.output_text.delta", "output_index": 2, "delta": "Done"},
         {"type": "response.output_text.delta", "output_index": 2, "delta": "."},
         {"type": "response.completed", "response": {"status": "completed"}},
@@ -161,12 +292,23 @@ def test_responses_stream_rebuilds_items_from_deltas() -> None:
 
 
 def test_messages_blocks() -> None:
-    x = normalise(ev("messages", {"tools": [{"name": "calc", "input_schema": {"type": "object"}}],
-                                  "stop_sequences": ["###"]},
-                     response={"stop_reason": "tool_use", "content": [
-                         {"type": "thinking", "thinking": "need calc"},
-                         {"type": "text", "text": "Computing."},
-                         {"type": "tool_use", "id": "tu1", "name": "calc", "input": {"x": 2}}]}))
+    x = normalise(
+        ev(
+            "messages",
+            {
+                "tools": [{"name": "calc", "input_schema": {"type": "object"}}],
+                "stop_sequences": ["###"],
+            },
+            response={
+                "stop_reason": "tool_use",
+                "content": [
+                    {"type": "thinking", "thinking": "need calc"},
+                    {"type": "text", "text": "Computing."},
+                    {"type": "tool_use", "id": "tu1", "name": "calc", "input": {"x": 2}},
+                ],
+            },
+        )
+    )
     assert x.reasoning_text == "need calc" and x.reasoning_field == "thinking"
     assert x.visible_text == "Computing."
     assert x.tool_calls[0].name == "calc" and x.tool_calls[0].arguments == '{"x":2}'
@@ -177,16 +319,48 @@ def test_messages_blocks() -> None:
 def test_messages_stream_events() -> None:
     chunks = [
         {"type": "message_start", "message": {"id": "m1"}},
-        {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": ""}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "a"}},
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "x"}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": ""},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "thinking_delta", "thinking": "a"},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": "x"},
+        },
         {"type": "content_block_stop", "index": 0},
         {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
-        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "<thinking>b"}},
-        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "</thinking>c"}},
-        {"type": "content_block_start", "index": 2, "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}}},
-        {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": '{"k":'}},
-        {"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "1}"}},
+        {
+            "type": "content_block_delta",
+            "index": 1,
+            "delta": {"type": "text_delta", "text": "<thinking>b"},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 1,
+            "delta": {"type": "text_delta", "text": "</thinking>c"},
+        },
+        {
+            "type": "content_block_start",
+            "index": 2,
+            "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": '{"k":'},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": "1}"},
+        },
         {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}},
         {"type": "message_stop"},
     ]
@@ -197,18 +371,28 @@ def test_messages_stream_events() -> None:
 
 
 def test_versions_default_to_none() -> None:
-    x = normalise(ev("messages", response={"content": []},
-                     engine={"name": "vllm", "version": "0.31.0"}, parsers={"reasoning": "qwen3"}))
+    x = normalise(
+        ev(
+            "messages",
+            response={"content": []},
+            engine={"name": "vllm", "version": "0.31.0"},
+            parsers={"reasoning": "qwen3"},
+        )
+    )
     assert x.versions.engine_name == "vllm" and x.versions.engine_version == "0.31.0"
     assert x.versions.reasoning_parser == "qwen3" and x.versions.model_name is None
 
 
-@pytest.mark.parametrize("body", [
-    {"response": {"choices": "nope"}},
-    {"response": {"choices": [{"message": "str", "finish_reason": 3}]}},
-    {"chunks": [{"choices": [{"delta": None}]}, {"choices": None}, {}]},
-    {"chunks": [{"choices": [{"delta": {"tool_calls": [{"index": "x", "function": None}]}}]}]},
-], ids=["choices_not_list", "message_not_object", "odd_chunks", "odd_tool_delta"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"response": {"choices": "nope"}},
+        {"response": {"choices": [{"message": "str", "finish_reason": 3}]}},
+        {"chunks": [{"choices": [{"delta": None}]}, {"choices": None}, {}]},
+        {"chunks": [{"choices": [{"delta": {"tool_calls": [{"index": "x", "function": None}]}}]}]},
+    ],
+    ids=["choices_not_list", "message_not_object", "odd_chunks", "odd_tool_delta"],
+)
 def test_odd_inner_shapes_never_raise(body: dict) -> None:
     x = normalise(ev("chat.completions", **body))
     assert isinstance(x.visible_text, str)
@@ -216,7 +400,14 @@ def test_odd_inner_shapes_never_raise(body: dict) -> None:
 
 @pytest.mark.parametrize("api", ["responses", "messages"])
 def test_odd_inner_shapes_never_raise_other_apis(api: str) -> None:
-    for body in ({"response": {"output": [1, "x", None, {"type": "message", "content": "s"}]}},
-                 {"response": {"content": [None, {"type": "text", "text": 5}]}},
-                 {"chunks": [{"type": "content_block_delta", "delta": None}, {"type": "response.output_text.delta"}]}):
+    for body in (
+        {"response": {"output": [1, "x", None, {"type": "message", "content": "s"}]}},
+        {"response": {"content": [None, {"type": "text", "text": 5}]}},
+        {
+            "chunks": [
+                {"type": "content_block_delta", "delta": None},
+                {"type": "response.output_text.delta"},
+            ]
+        },
+    ):
         assert isinstance(normalise(ev(api, **body)).visible_text, str)

@@ -20,25 +20,52 @@ NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 
 
 def event(i: int, version: str, ts: str = "2026-11-01T10:00:00Z") -> dict:
-    return {"event_id": f"e{i}", "ts": ts, "api": "chat.completions", "request": {"stop": ["x"]},
-            "response": {"choices": [{"message": {"content": f"answer {i}"}, "finish_reason": "stop"}]},
-            "engine": {"name": "vllm", "version": version}, "model": {"name": "qwen3"}}
+    return {
+        "event_id": f"e{i}",
+        "ts": ts,
+        "api": "chat.completions",
+        "request": {"stop": ["x"]},
+        "response": {"choices": [{"message": {"content": f"answer {i}"}, "finish_reason": "stop"}]},
+        "engine": {"name": "vllm", "version": version},
+        "model": {"name": "qwen3"},
+    }
 
 
 def verdict(event_id: str, labels: list[str]) -> Verdict:
     findings = tuple(
-        Finding(label, "test_detector", "1", Source.RULE, Layer.PARSER, Remediation.STRIP, 1.0, "ev", (0, 1))
-        for label in labels)
+        Finding(
+            label,
+            "test_detector",
+            "1",
+            Source.RULE,
+            Layer.PARSER,
+            Remediation.STRIP,
+            1.0,
+            "ev",
+            (0, 1),
+        )
+        for label in labels
+    )
     return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})
 
 
-def write_events(sink: ParquetSink, specs: list[tuple[int, str, list[str]]], partition: int = 0,
-                 first_offset: int = 0, ts: str = "2026-11-01T10:00:00Z") -> None:
+def write_events(
+    sink: ParquetSink,
+    specs: list[tuple[int, str, list[str]]],
+    partition: int = 0,
+    first_offset: int = 0,
+    ts: str = "2026-11-01T10:00:00Z",
+) -> None:
     rows = RowBuilder("w1", clean_text_rate=0.0)
     for n, (i, version, labels) in enumerate(specs):
         e = event(i, version, ts)
-        rows.add(e, normalise(e), verdict(e["event_id"], labels),
-                 Origin("gateway.events", partition, first_offset + n), NOW)
+        rows.add(
+            e,
+            normalise(e),
+            verdict(e["event_id"], labels),
+            Origin("gateway.events", partition, first_offset + n),
+            NOW,
+        )
     sink.write(rows.table())
 
 
@@ -56,15 +83,26 @@ def test_empty_store_answers_with_no_rows(store: Path) -> None:
 
 def test_round_trip_parquet_to_rates(store: Path) -> None:
     sink = ParquetSink(store)
-    write_events(sink, [(1, "0.30.2", ["boundary_token", "reasoning_leak"]), (2, "0.30.2", []),
-                        (3, "0.31.0", []), (4, "0.31.0", ["preamble"])])
+    write_events(
+        sink,
+        [
+            (1, "0.30.2", ["boundary_token", "reasoning_leak"]),
+            (2, "0.30.2", []),
+            (3, "0.31.0", []),
+            (4, "0.31.0", ["preamble"]),
+        ],
+    )
     files = sorted(store.glob("samples/day=2026-11-01/*.parquet"))
-    assert [f.name for f in files] == ["part-gateway.events-p0000-o000000000000-000000000003.parquet"]
+    assert [f.name for f in files] == [
+        "part-gateway.events-p0000-o000000000000-000000000003.parquet"
+    ]
     assert pq.read_schema(files[0]).remove_metadata().equals(SAMPLE_SCHEMA)
     with read_only(store) as con:
         rows = query_rates(con, ["engine.version"])
     assert [(r["engine.version"], r["total"], r["leaking"], r["rate"]) for r in rows] == [
-        ("0.30.2", 2, 1, 0.5), ("0.31.0", 2, 1, 0.5)]
+        ("0.30.2", 2, 1, 0.5),
+        ("0.31.0", 2, 1, 0.5),
+    ]
     assert rows[0]["reasoning_leak"] == 1 and rows[0]["preamble"] == 0 and rows[1]["preamble"] == 1
 
 
@@ -93,11 +131,15 @@ def test_views_work_from_the_duckdb_file_alone(store: Path) -> None:
     write_events(ParquetSink(store), [(1, "v1", ["truncated"])])
     con = duckdb.connect(str(db_path(store)), read_only=True)
     try:
-        assert con.execute("select engine_version, total, leaking, truncated from leak_rates").fetchall() == [
-            ("v1", 1, 1, 1)]
-        assert con.execute("select label, leaking from label_rates where leaking > 0").fetchall() == [
-            ("truncated", 1)]
-        assert con.execute("select detector_id, events from detector_rates").fetchall() == [("test_detector", 1)]
+        assert con.execute(
+            "select engine_version, total, leaking, truncated from leak_rates"
+        ).fetchall() == [("v1", 1, 1, 1)]
+        assert con.execute(
+            "select label, leaking from label_rates where leaking > 0"
+        ).fetchall() == [("truncated", 1)]
+        assert con.execute("select detector_id, events from detector_rates").fetchall() == [
+            ("test_detector", 1)
+        ]
     finally:
         con.close()
 
@@ -110,7 +152,9 @@ def test_group_by_several_fields_and_time_filter(store: Path) -> None:
         rows = query_rates(con, ["engine.name", "model.name", "stop", "day"])
         late = query_rates(con, ["day"], RateFilter(since="2026-11-02T00:00:00Z"))
     assert [(r["engine.name"], r["model.name"], r["stop"], r["day"]) for r in rows] == [
-        ("vllm", "qwen3", True, "2026-11-01"), ("vllm", "qwen3", True, "2026-11-03")]
+        ("vllm", "qwen3", True, "2026-11-01"),
+        ("vllm", "qwen3", True, "2026-11-03"),
+    ]
     assert [(r["day"], r["total"]) for r in late] == [("2026-11-03", 1)]
 
 
