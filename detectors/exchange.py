@@ -82,6 +82,11 @@ class Exchange:
     # Responses API: text of commentary-phase message items
     commentary_text: str = ""
     renders_phases: bool | None = None
+    # the reasoning field the client reads ("reasoning" | "reasoning_content"), when known
+    client_reasoning_field: str | None = None
+    # hash of the request without stream/stop settings: the same request sent
+    # streamed and not, or with and without stop, shares this key
+    request_key: str | None = None
     stop: tuple[str, ...] = ()
     stream_facts: StreamFacts = field(default_factory=StreamFacts)
     versions: Versions = field(default_factory=Versions)

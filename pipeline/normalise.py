@@ -8,6 +8,7 @@ event: missing or mistyped inner fields become empty values.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -352,6 +353,22 @@ _READERS: dict[str, Callable[[dict[str, Any], _Parts, bool], None]] = {
 }
 
 
+# request fields that vary between the variants of "the same request" we compare
+_VARIANT_FIELDS = frozenset({"stream", "stream_options", "stop", "stop_sequences"})
+
+
+def request_key(api: str, request: dict[str, Any]) -> str | None:
+    """A stable hash of the request minus its stream/stop settings."""
+    core = {k: v for k, v in request.items() if k not in _VARIANT_FIELDS}
+    if not core:
+        return None
+    try:
+        body = orjson.dumps(core, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    return hashlib.blake2b(api.encode() + b"\0" + body, digest_size=12).hexdigest()
+
+
 def normalise(event: dict[str, Any]) -> Exchange:
     """Build the Exchange for one schema-valid gateway event."""
     api = event["api"]
@@ -375,6 +392,8 @@ def normalise(event: dict[str, Any]) -> Exchange:
         raw_finish_reason=parts.finish,
         commentary_text="".join(parts.commentary),
         renders_phases=renders if isinstance(renders, bool) else None,
+        client_reasoning_field=_opt(client.get("reasoning_field")),
+        request_key=request_key(api, request),
         stop=stop_strings(api, request),
         stream_facts=StreamFacts(
             chunk_count=parts.chunk_count,

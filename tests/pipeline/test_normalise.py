@@ -411,3 +411,26 @@ def test_odd_inner_shapes_never_raise_other_apis(api: str) -> None:
         },
     ):
         assert isinstance(normalise(ev(api, **body)).visible_text, str)
+
+
+def test_request_key_ignores_stream_and_stop_only() -> None:
+    base = {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 50}
+    body = {"response": {"choices": []}}
+    a = normalise(ev("chat.completions", dict(base), **body))
+    b = normalise(ev("chat.completions", {**base, "stream": True, "stop": ["x"]}, **body))
+    c = normalise(ev("chat.completions", {**base, "max_tokens": 51}, **body))
+    d = normalise(ev("responses", dict(base), **body))
+    assert a.request_key and a.request_key == b.request_key
+    assert a.request_key != c.request_key and a.request_key != d.request_key
+    assert normalise(ev("chat.completions", {}, **body)).request_key is None
+
+
+def test_client_reasoning_field_is_carried() -> None:
+    x = normalise(
+        ev(
+            "chat.completions",
+            response={"choices": []},
+            client={"reasoning_field": "reasoning_content"},
+        )
+    )
+    assert x.client_reasoning_field == "reasoning_content"
