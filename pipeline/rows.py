@@ -40,11 +40,22 @@ SAMPLE_SCHEMA = pa.schema(
         ("structured", pa.bool_()),
         ("has_tools", pa.bool_()),
         ("finish_reason", pa.string()),
+        ("request_key", pa.string()),  # same request streamed/not, with/without stop
+        ("reasoning_field", pa.string()),  # where the engine put reasoning
+        ("client_reasoning_field", pa.string()),  # where the client reads it
+        ("renders_phases", pa.bool_()),
+        ("chunk_count", pa.int32()),
+        ("first_leak_chunk", pa.int32()),  # stream chunk holding the first leaking byte
+        # K2VV schema accuracy: schema-valid calls over tool-call finishes
+        ("tool_call_finish", pa.bool_()),
+        ("tool_calls_schema_valid", pa.bool_()),
         ("leaking", pa.bool_()),
         ("labels", pa.list_(pa.string())),
         ("sources", pa.list_(pa.string())),
         ("n_findings", pa.int32()),
         ("findings", pa.string()),  # JSON list of Finding.to_dict()
+        ("suggested_remediation", pa.list_(pa.string())),
+        ("layers", pa.list_(pa.string())),
         ("detector_versions", pa.string()),  # JSON object id -> version
         ("classifier_version", pa.string()),
         ("remediation_action", pa.string()),
@@ -97,6 +108,24 @@ def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
     return int.from_bytes(digest, "big") / 2**64 < clean_rate
 
 
+def first_leak_chunk(exchange: Exchange, verdict: Verdict) -> int | None:
+    """Index of the stream chunk that carried the first leaking visible byte.
+
+    Counts only chunks with visible text, in arrival order; None when not streamed
+    or when no finding has a span.
+    """
+    pieces = exchange.stream_facts.visible_pieces
+    starts = [f.span[0] for f in verdict.findings if f.span is not None]
+    if not pieces or not starts:
+        return None
+    first, offset = min(starts), 0
+    for index, piece in enumerate(pieces):
+        offset += len(piece)
+        if first < offset:
+            return index
+    return len(pieces) - 1
+
+
 def parse_ts(value: Any, fallback: datetime) -> datetime:
     if isinstance(value, str):
         try:
@@ -147,10 +176,23 @@ class RowBuilder:
         col["structured"].append(exchange.structured)
         col["has_tools"].append(exchange.has_tools)
         col["finish_reason"].append(exchange.finish_reason or UNKNOWN)
+        col["request_key"].append(exchange.request_key)
+        col["reasoning_field"].append(exchange.reasoning_field)
+        col["client_reasoning_field"].append(exchange.client_reasoning_field)
+        col["renders_phases"].append(exchange.renders_phases)
+        col["chunk_count"].append(exchange.stream_facts.chunk_count if exchange.stream else None)
+        col["first_leak_chunk"].append(first_leak_chunk(exchange, verdict))
+        tool_finish = exchange.finish_reason == "tool_calls" and bool(exchange.tool_calls)
+        col["tool_call_finish"].append(tool_finish)
+        col["tool_calls_schema_valid"].append(
+            tool_finish and "tool_args_invalid" not in verdict.labels if tool_finish else None
+        )
         col["leaking"].append(verdict.leaking)
         col["labels"].append(list(verdict.labels))
         col["sources"].append(sorted({f.source.value for f in verdict.findings}))
         col["n_findings"].append(len(verdict.findings))
+        col["suggested_remediation"].append(sorted({f.remediation.value for f in verdict.findings}))
+        col["layers"].append(sorted({f.layer.value for f in verdict.findings}))
         col["findings"].append(orjson.dumps([f.to_dict() for f in verdict.findings]).decode())
         col["detector_versions"].append(
             orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()

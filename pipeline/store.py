@@ -108,6 +108,16 @@ SELECT s.engine_name, s.engine_version,
 FROM samples s, unnest(CAST(s.findings AS JSON[])) AS f(finding)
 GROUP BY ALL
 ORDER BY events DESC""",
+        # K2VV's schema accuracy: schema-valid tool-call responses over tool-call finishes
+        """CREATE OR REPLACE VIEW tool_schema_accuracy AS
+SELECT engine_name, engine_version, model_name, tool_call_parser,
+    count(*) AS tool_call_finishes,
+    count(*) FILTER (WHERE tool_calls_schema_valid) AS schema_valid,
+    round(count(*) FILTER (WHERE tool_calls_schema_valid) / count(*), 4) AS schema_accuracy
+FROM samples
+WHERE tool_call_finish
+GROUP BY ALL
+ORDER BY engine_name, engine_version, model_name""",
         """CREATE OR REPLACE VIEW remediation_ratios AS
 WITH per_action AS (
     SELECT engine_name, engine_version, coalesce(remediation_action, 'none') AS action,
