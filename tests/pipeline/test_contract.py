@@ -74,3 +74,85 @@ def test_reason_keeps_event_id_when_known() -> None:
 def test_oversized_event_is_rejected_before_parsing() -> None:
     with pytest.raises(ContractError, match="too large"):
         decode_event(VALID, max_bytes=10)
+
+
+# ---------------------------------------------------------------- fast path agreement
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pipeline.contract import _validator, certainly_valid  # noqa: E402
+from pipeline.simulate import simulate  # noqa: E402
+
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(allow_nan=False),
+    st.text(max_size=4),
+    st.sampled_from(
+        ["chat.completions", "responses", "messages", "reasoning", "reasoning_content", "x"]
+    ),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+_fields = [
+    "event_id",
+    "api",
+    "request",
+    "response",
+    "chunks",
+    "ts",
+    "stream",
+    "engine",
+    "model",
+    "chat_template",
+    "parsers",
+    "gateway",
+    "client",
+    "remediation",
+]
+_members = [
+    "name",
+    "version",
+    "revision",
+    "hash",
+    "reasoning",
+    "tool_call",
+    "reasoning_field",
+    "renders_phases",
+    "action",
+    "attempts",
+    "extra_tokens",
+    "outcome",
+]
+_objects = st.dictionaries(st.sampled_from(_members), _values, max_size=4)
+_events = st.fixed_dictionaries(
+    {
+        "event_id": st.one_of(st.text(min_size=1, max_size=5), _values),
+        "api": st.one_of(st.sampled_from(["chat.completions", "responses", "messages"]), _values),
+        "request": st.one_of(st.just({}), _values),
+    },
+    optional={
+        name: st.one_of(_objects, _values, st.lists(st.one_of(st.just({}), _values), max_size=3))
+        for name in _fields[3:]
+    },
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_events)
+def test_fast_path_never_accepts_what_the_schema_rejects(event: dict) -> None:
+    if certainly_valid(event):
+        assert _validator().is_valid(event), event
+
+
+def test_fast_path_accepts_realistic_traffic() -> None:
+    events = [s.event for s in simulate(300, seed=2)]
+    assert all(certainly_valid(e) for e in events)
+    assert all(_validator().is_valid(e) for e in events)
