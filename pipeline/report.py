@@ -17,7 +17,19 @@ def print_rates(rows: list[dict[str, Any]], by: Sequence[str], fmt: str, out: Te
         out.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
         return
     if fmt == "csv":
-        fields = list(rows[0]) if rows else [*by, "total", "leaking", "rate", *ALL_LABELS]
+        fields = (
+            list(rows[0])
+            if rows
+            else [
+                *by,
+                "total",
+                "leaking",
+                "rate",
+                *ALL_LABELS,
+                "tool_call_finishes",
+                "schema_accuracy",
+            ]
+        )
         writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
@@ -43,6 +55,11 @@ def rates_table_text(rows: list[dict[str, Any]], by: Sequence[str]) -> str:
     table.add_column("rate", justify="right", footer=f"{leaking / total:.1%}" if total else "")
     for label in labels:
         table.add_column(label, justify="right", footer=str(sum(r.get(label) or 0 for r in rows)))
+    # K2VV schema accuracy: schema-valid tool-call responses over tool-call finishes
+    with_tools = any(r.get("tool_call_finishes") for r in rows)
+    if with_tools:
+        table.add_column("tool-call finishes", justify="right")
+        table.add_column("schema accuracy", justify="right")
     for row in rows:
         table.add_row(
             *(str(row[f]) for f in by),
@@ -50,9 +67,14 @@ def rates_table_text(rows: list[dict[str, Any]], by: Sequence[str]) -> str:
             str(row["leaking"]),
             f"{row['rate']:.1%}",
             *(str(row.get(label) or 0) for label in labels),
+            *((str(row["tool_call_finishes"]), _pct(row["schema_accuracy"])) if with_tools else ()),
         )
     buffer = io.StringIO()
     # wide enough that rich never truncates a version string; the table keeps its natural width
     console = Console(file=buffer, width=1000)
     console.print(table if rows else "no stored events match")
     return buffer.getvalue()
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"

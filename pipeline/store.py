@@ -228,7 +228,10 @@ SELECT {", ".join(select_groups + [""])}
     count(*) AS total,
     count(*) FILTER (WHERE leaking) AS leaking,
     round(count(*) FILTER (WHERE leaking) / count(*), 4) AS rate,
-{_label_columns()}
+{_label_columns()},
+    count(*) FILTER (WHERE tool_call_finish) AS tool_call_finishes,
+    round(count(*) FILTER (WHERE tool_calls_schema_valid)
+          / nullif(count(*) FILTER (WHERE tool_call_finish), 0), 4) AS schema_accuracy
 FROM samples
 {("WHERE " + " AND ".join(conditions)) if conditions else ""}
 {("GROUP BY " + ", ".join(columns)) if columns else ""}

@@ -191,3 +191,89 @@ def test_init_store_is_repeatable(store: Path) -> None:
     init_store(store)
     with read_only(store) as con:
         assert query_rates(con, []) == []
+
+
+def _tool_event(i: int, arguments: str, remediation: dict | None = None) -> dict:
+    event = {
+        "event_id": f"t{i}",
+        "ts": "2026-11-01T10:00:00Z",
+        "api": "chat.completions",
+        "engine": {"name": "vllm", "version": "v1"},
+        "request": {
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": "f",
+                        "parameters": {
+                            "type": "object",
+                            "properties": {"x": {"type": "integer"}},
+                            "required": ["x"],
+                        },
+                    },
+                }
+            ]
+        },
+        "response": {
+            "choices": [
+                {
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": "c",
+                                "type": "function",
+                                "function": {"name": "f", "arguments": arguments},
+                            }
+                        ],
+                    },
+                }
+            ]
+        },
+    }
+    if remediation:
+        event["remediation"] = remediation
+    return event
+
+
+def test_schema_accuracy_and_remediation_ratios(store: Path) -> None:
+    from detectors import run_detectors
+
+    rows = RowBuilder("w1", 0.0)
+    specs = [
+        ('{"x": 1}', None),
+        ('{"x": 2}', None),
+        (
+            '{"x": "two"}',
+            {"action": "regenerate", "attempts": 1, "extra_tokens": 120, "outcome": "fixed"},
+        ),
+        (
+            "not json",
+            {"action": "fallback", "attempts": 2, "extra_tokens": 300, "outcome": "failed"},
+        ),
+    ]
+    for i, (arguments, remediation) in enumerate(specs):
+        e = _tool_event(i, arguments, remediation)
+        x = normalise(e)
+        rows.add(e, x, run_detectors(x), Origin("gateway.events", 0, i), NOW)
+    ParquetSink(store).write(rows.table())
+    with read_only(store) as con:
+        rates = query_rates(con, ["engine.version"])
+        accuracy = con.execute(
+            "select tool_call_finishes, schema_valid, schema_accuracy from tool_schema_accuracy"
+        ).fetchall()
+        ratios = dict(
+            (action, (events, share, extra))
+            for action, events, share, extra in con.execute(
+                "select action, events, share, extra_tokens from remediation_ratios"
+            ).fetchall()
+        )
+    assert (rates[0]["tool_call_finishes"], rates[0]["schema_accuracy"]) == (4, 0.5)
+    assert rates[0]["tool_args_invalid"] == 2
+    assert accuracy == [(4, 2, 0.5)]
+    assert ratios == {
+        "none": (2, 0.5, None),
+        "regenerate": (1, 0.25, 120),
+        "fallback": (1, 0.25, 300),
+    }
