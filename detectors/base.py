@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
+from detectors.diagnosis import diagnose
 from detectors.exchange import Exchange
 from detectors.finding import Finding
 from detectors.labels import Source
@@ -99,6 +100,8 @@ def run_detectors(exchange: Exchange, detectors: Sequence[Detector] | None = Non
     findings: list[Finding] = []
     for detector in chosen:
         findings.extend(detector.detect(exchange))
+    # point each finding at the layer the evidence and the event's metadata implicate
+    findings = diagnose(exchange, findings)
     labels = tuple(sorted({f.label for f in findings}))
     versions = {d.id: d.version for d in chosen}
     return Verdict(exchange.event_id, labels, tuple(findings), versions)

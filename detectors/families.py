@@ -185,6 +185,74 @@ FAMILIES: tuple[ModelFamily, ...] = (
         contextual_tokens=("Here is my response:",),
         tool_call_markup=(tm.GRANITE,),
     ),
+    # Cohere Command A Reasoning (vLLM/SGLang cohere_command3). The start token is always
+    # written by the model (SGLang's CohereCmdParser: initial_in_reasoning=false).
+    ModelFamily(
+        name="cohere_command3",
+        parser_names=("cohere_command3",),
+        model_patterns=("command-a", "command-r", "c4ai-command", "cohere"),
+        reasoning_start=("<|START_THINKING|>",),
+        reasoning_end=("<|END_THINKING|>",),
+        boundary_tokens=(
+            "<|START_RESPONSE|>",
+            "<|END_RESPONSE|>",
+            "<|START_OF_TURN_TOKEN|>",
+            "<|END_OF_TURN_TOKEN|>",
+            "<|CHATBOT_TOKEN|>",
+            "<|USER_TOKEN|>",
+            "<|SYSTEM_TOKEN|>",
+        ),
+        tool_call_markup=(tm.COHERE_ACTION,),
+    ),
+    # Holo2 (H Company, Qwen3-based): thinking is on by default and vLLM's holo2 parser
+    # then delegates to the R1 parser, which expects a prefilled <think>. The Hermes tool
+    # syntax is inherited from Qwen3 (assumed; not seen in a Holo2 card).
+    ModelFamily(
+        name="holo2",
+        parser_names=("holo2",),
+        model_patterns=("holo2", "holo-2"),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        start_prefilled=True,
+        boundary_tokens=_CHATML,
+        tool_call_markup=(tm.HERMES,),
+    ),
+    # Nemotron 3 Nano: ChatML; the generation prompt ends with "<think>\n" (llama.cpp's
+    # nemotron_v3 format checks for it); tool calls use the Qwen3-Coder XML syntax.
+    # Before "nemotron": both patterns match "nemotron-3" names.
+    ModelFamily(
+        name="nemotron_v3",
+        parser_names=("nemotron_v3", "nano_v3"),
+        model_patterns=("nemotron-3", "nemotron3", "nemotron-nano-3"),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        start_prefilled=True,
+        boundary_tokens=_CHATML,
+        tool_call_markup=(tm.QWEN3_XML,),
+    ),
+    # Llama-Nemotron / Nemotron Nano 2: the model writes <think>…</think> itself; tool
+    # calls are <TOOLCALL>[…]</TOOLCALL> (vLLM llama_nemotron_json). Before llama3, whose
+    # patterns also match "Llama-3.3-Nemotron-…".
+    ModelFamily(
+        name="nemotron",
+        parser_names=("nemotron", "llama_nemotron_json"),
+        model_patterns=("nemotron",),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        tool_call_markup=(tm.NEMOTRON_TOOLCALL,),
+    ),
+    # Olmo 3 Think: the generation prompt ends with "<think>"; tools are pythonic calls in
+    # <function_calls> (vLLM/SGLang olmo3 tool parser).
+    ModelFamily(
+        name="olmo3",
+        parser_names=("olmo3",),
+        model_patterns=("olmo-3", "olmo3"),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        start_prefilled=True,
+        boundary_tokens=_CHATML,
+        tool_call_markup=(tm.OLMO3_PYTHONIC,),
+    ),
     ModelFamily(
         name="hunyuan",
         parser_names=("hunyuan_a13b", "hunyuan"),
@@ -193,12 +261,16 @@ FAMILIES: tuple[ModelFamily, ...] = (
         reasoning_end=_END_THINK,
         contextual_tokens=("<answer>", "</answer>"),
     ),
+    # ERNIE-4.5 Thinking. Its parser also strips <response>…</response> around the answer;
+    # those words are ordinary HTML-ish text elsewhere, hence contextual.
     ModelFamily(
         name="ernie",
         parser_names=("ernie45", "ernie"),
         model_patterns=("ernie",),
         reasoning_start=_THINK,
         reasoning_end=_END_THINK,
+        contextual_tokens=("<response>", "</response>"),
+        tool_call_markup=(tm.HERMES,),
     ),
     ModelFamily(
         name="claude",
@@ -207,6 +279,8 @@ FAMILIES: tuple[ModelFamily, ...] = (
         reasoning_end=("</thinking>",),
         tool_call_markup=(tm.CLAUDE_XML,),
     ),
+    # ByteDance Seed-OSS: <seed:think>…</seed:think>; with a thinking budget the model
+    # reports its spend inside <seed:cot_budget_reflect>…</seed:cot_budget_reflect>.
     ModelFamily(
         name="seed_oss",
         parser_names=("seed_oss",),
@@ -233,9 +307,11 @@ FAMILIES: tuple[ModelFamily, ...] = (
         boundary_tokens=("[INST]", "[/INST]"),
         tool_call_markup=(tm.MISTRAL,),
     ),
+    # Llama 3.x and 4: JSON calls (llama3_json / llama4_json) and pythonic lists
+    # (pythonic / llama4_pythonic). Llama 4 renamed the header and end-of-turn tokens.
     ModelFamily(
         name="llama3",
-        parser_names=("llama3_json", "llama3", "llama4_json"),
+        parser_names=("llama3_json", "llama3", "llama4_json", "llama4_pythonic", "pythonic"),
         model_patterns=("llama-3", "llama3", "llama-4", "llama4"),
         boundary_tokens=(
             "<|begin_of_text|>",
@@ -243,8 +319,17 @@ FAMILIES: tuple[ModelFamily, ...] = (
             "<|end_header_id|>",
             "<|eot_id|>",
             "<|eom_id|>",
+            "<|header_start|>",
+            "<|header_end|>",
+            "<|eot|>",
+            "<|eom|>",
         ),
-        tool_call_markup=(tm.LLAMA3_PYTHON_TAG, tm.LLAMA3_JSON),
+        tool_call_markup=(
+            tm.LLAMA3_PYTHON_TAG,
+            tm.LLAMA4_PYTHON_START,
+            tm.PYTHONIC,
+            tm.LLAMA3_JSON,
+        ),
     ),
 )
 

@@ -229,6 +229,31 @@ class LiteralScanner:
         return kept
 
 
+# --------------------------------------------------------------------------- stream pieces
+
+
+def piece_boundaries(pieces: tuple[str, ...], length: int) -> list[int]:
+    """Offsets in the reassembled text where one streamed piece ends and the next begins.
+
+    Empty when the text was not streamed in several pieces, or when the pieces do not
+    add up to ``length`` (then offsets would point at the wrong characters).
+    """
+    if len(pieces) < 2:
+        return []
+    total = 0
+    offsets = []
+    for piece in pieces:
+        total += len(piece)
+        offsets.append(total)
+    return offsets[:-1] if total == length else []
+
+
+def crosses(boundaries: list[int], start: int, end: int) -> bool:
+    """True when a piece boundary falls strictly inside ``[start, end)``."""
+    i = bisect_right(boundaries, start)
+    return i < len(boundaries) and boundaries[i] < end
+
+
 # --------------------------------------------------------------------------- JSON
 
 

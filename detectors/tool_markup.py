@@ -10,6 +10,7 @@ Rescue never raises: a block it cannot parse is still markup, just with no calls
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Callable
@@ -43,7 +44,7 @@ class ToolMarkup:
 
 
 def call_from_object(obj: Any, *, require_arguments: bool = False) -> Call | None:
-    """A call from ``{"name", "arguments"|"parameters"}`` or OpenAI's ``{"function": {...}}``.
+    """A call from ``{"name"|"tool_name", "arguments"|"parameters"}`` or ``{"function": {...}}``.
 
     Arguments given as a JSON string (OpenAI wire style) are decoded. Returns None
     when the object is not call-shaped.
@@ -53,7 +54,8 @@ def call_from_object(obj: Any, *, require_arguments: bool = False) -> Call | Non
     inner = obj.get("function")
     if isinstance(inner, dict) and "name" in inner:
         obj = inner
-    name = obj.get("name")
+    # Cohere Command writes {"tool_call_id", "tool_name", "parameters"}.
+    name = obj.get("name", obj.get("tool_name"))
     if not isinstance(name, str) or not name.strip():
         return None
     for key in ("arguments", "parameters"):
@@ -253,6 +255,144 @@ def _rescue_gemma4(m: re.Match[str]) -> tuple[list[Call], int]:
     return _one(m["name"], args), m.end()
 
 
+# Python call syntax (Llama 3.2/4 "pythonic", Olmo 3): parsed with ``ast`` (never evaluated).
+_MAX_PYTHONIC = 20_000
+_PY_LITERALS = {"true": True, "false": False, "null": None, "True": True, "False": False}
+
+
+class _NotLiteral(Exception):
+    pass
+
+
+def _literal(node: ast.AST) -> Any:
+    """A JSON-like value from a literal expression; JSON's true/false/null are accepted too."""
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes | complex):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in _PY_LITERALS:
+        return _PY_LITERALS[node.id]
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_literal(e) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        out = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                raise _NotLiteral("**spread")
+            k = _literal(key)
+            if not isinstance(k, str):
+                raise _NotLiteral("non-string key")
+            out[k] = _literal(value)
+        return out
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub | ast.UAdd)
+        and isinstance(node.operand, ast.Constant)
+        and isinstance(node.operand.value, int | float)
+        and not isinstance(node.operand.value, bool)
+    ):
+        value = node.operand.value
+        return -value if isinstance(node.op, ast.USub) else value
+    raise _NotLiteral(type(node).__name__)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return None if head is None else f"{head}.{node.attr}"
+    return None
+
+
+def _pythonic_call(node: ast.AST) -> Call | None:
+    if not isinstance(node, ast.Call) or node.args:
+        return None
+    name = _dotted(node.func)
+    if name is None:
+        return None
+    args: dict[str, Any] = {}
+    try:
+        for kw in node.keywords:
+            if kw.arg is None:
+                return None
+            args[kw.arg] = _literal(kw.value)
+    except (_NotLiteral, RecursionError):
+        return None
+    return {"name": name, "arguments": args}
+
+
+def pythonic_calls(source: str) -> list[Call] | None:
+    """Calls from ``[f(a=1), g()]``, a single ``f(a=1)``, or one call per line; else None."""
+    source = source.strip()
+    if not source or len(source) > _MAX_PYTHONIC:
+        return None
+    for candidate in (source, None):
+        if candidate is None:
+            lines = [line.strip() for line in source.splitlines() if line.strip()]
+            if len(lines) < 2:
+                return None
+            candidate = "[" + ", ".join(lines) + "]"
+        try:
+            tree = ast.parse(candidate, mode="eval")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        body = tree.body
+        nodes = body.elts if isinstance(body, ast.List) else [body]
+        calls = [_pythonic_call(n) for n in nodes]
+        if nodes and all(c is not None for c in calls):
+            return [c for c in calls if c is not None]
+        return None
+    return None
+
+
+_CLOSERS = {"[": "]", "(": ")", "{": "}"}
+
+
+def balanced_end(text: str, start: int, limit: int = _MAX_PYTHONIC) -> int:
+    """The offset just past the bracket group opening at ``text[start]``; -1 if it never closes.
+
+    Quotes (``'``/``"``, with backslash escapes) are skipped, so brackets inside
+    string literals do not count.
+    """
+    stack: list[str] = []
+    quote = ""
+    i = start
+    stop = min(len(text), start + limit)
+    while i < stop:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in _CLOSERS:
+            stack.append(_CLOSERS[ch])
+        elif ch in ")]}":
+            if not stack or stack.pop() != ch:
+                return -1
+            if not stack:
+                return i + 1
+        i += 1
+    return -1
+
+
+def _rescue_pythonic_list(m: re.Match[str]) -> tuple[list[Call], int]:
+    end = balanced_end(m.string, m.start())
+    if end < 0:
+        return [], m.end()
+    return pythonic_calls(m.string[m.start() : end]) or [], end
+
+
+def _rescue_pythonic_body(m: re.Match[str]) -> tuple[list[Call], int]:
+    body = m["body"]
+    calls = pythonic_calls(body)
+    if calls is None:
+        calls = _json_run(body)
+    return calls, m.end()
+
+
 # --------------------------------------------------------------------------- the table
 
 _F = re.DOTALL
@@ -361,6 +501,49 @@ GRANITE = ToolMarkup(
     rescue=_rescue_json_body,
 )
 
+# Cohere Command A / R7B: <|START_ACTION|>[{"tool_call_id": "0", "tool_name": …,
+# "parameters": {…}}]<|END_ACTION|> (seen in transformers' Cohere response schema tests).
+COHERE_ACTION = ToolMarkup(
+    name="cohere_action",
+    cues=("<|START_ACTION|>",),
+    pattern=re.compile(r"<\|START_ACTION\|>(?P<body>.*?)(?:<\|END_ACTION\|>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+# Llama-Nemotron (vLLM's llama_nemotron_json): <TOOLCALL>[{"name": …, "arguments": …}]</TOOLCALL>
+NEMOTRON_TOOLCALL = ToolMarkup(
+    name="nemotron_toolcall",
+    cues=("<TOOLCALL>",),
+    pattern=re.compile(r"<TOOLCALL>(?P<body>.*?)(?:</TOOLCALL>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+# Olmo 3: one pythonic call per line inside <function_calls>…</function_calls>. Claude's
+# XML uses the same wrapper with <invoke> inside, so this row only takes a body that
+# starts with a call ("name(").
+OLMO3_PYTHONIC = ToolMarkup(
+    name="olmo3_pythonic",
+    cues=("<function_calls>",),
+    pattern=re.compile(
+        r"<function_calls>\s*(?P<body>[A-Za-z_][\w.]*\(.*?)(?:</function_calls>|\Z)", _F
+    ),
+    rescue=_rescue_pythonic_body,
+)
+# Llama 4 wraps pythonic calls in <|python_start|>…<|python_end|> (vLLM llama4_pythonic).
+LLAMA4_PYTHON_START = ToolMarkup(
+    name="llama4_python_start",
+    cues=("<|python_start|>",),
+    pattern=re.compile(r"<\|python_start\|>(?P<body>.*?)(?:<\|python_end\|>|\Z)", _F),
+    rescue=_rescue_pythonic_body,
+)
+# Llama 3.2 / Llama 4 "pythonic": [get_weather(city="Seoul"), get_time()]. Ordinary text
+# can look like this, so it is bare: it counts only when every name is a declared tool.
+PYTHONIC = ToolMarkup(
+    name="pythonic",
+    cues=("(",),
+    pattern=re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\("),
+    rescue=_rescue_pythonic_list,
+    bare=True,
+)
+
 # Scan order: earlier rows win where matches overlap, so specific before generic.
 TOOL_MARKUPS: tuple[ToolMarkup, ...] = (
     QWEN3_XML,
@@ -368,12 +551,17 @@ TOOL_MARKUPS: tuple[ToolMarkup, ...] = (
     HERMES,
     MISTRAL,
     LLAMA3_PYTHON_TAG,
+    LLAMA4_PYTHON_START,
     HARMONY,
     KIMI_K2,
     DEEPSEEK,
     MINIMAX_M2,
+    OLMO3_PYTHONIC,
     CLAUDE_XML,
     GEMMA4,
     GRANITE,
+    COHERE_ACTION,
+    NEMOTRON_TOOLCALL,
+    PYTHONIC,
     LLAMA3_JSON,
 )

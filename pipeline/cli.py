@@ -296,6 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until", metavar="TIME", help="only events before this RFC 3339 time")
     p.add_argument("--api", choices=["chat.completions", "responses", "messages"])
 
+    from pipeline.diagnose import add_parser as add_diagnose
+
+    add_diagnose(sub)
+
     p = add(
         "demo",
         cmd_demo,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -18,7 +19,7 @@ DEMO_MARKER = ".leakline-demo"
 
 
 def start_worker(
-    bootstrap: str, data_dir: Path, log_path: Path, *extra: str
+    bootstrap: str, data_dir: Path, log_path: Path, *extra: str, env: dict[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     """A worker in its own process, as a user would run it."""
     cmd = [
@@ -35,7 +36,13 @@ def start_worker(
         *extra,
     ]
     with log_path.open("ab") as log:
-        return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return subprocess.Popen(
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, **env} if env else None,
+        )
 
 
 def stop_process(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> int:

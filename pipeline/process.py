@@ -25,6 +25,15 @@ class RawRecord:
     origin: Origin
 
 
+REASON_HEADER = "leakline.reason"
+SOURCE_HEADER = "leakline.source"
+
+
+def source_key(topic: str, partition: int, offset: int) -> str:
+    """Where a record came from; dead letters carry it as key and header."""
+    return f"{topic}/{partition}/{offset}"
+
+
 @dataclass(frozen=True, slots=True)
 class DeadLetter:
     """A rejected payload: the raw bytes unchanged, plus why and where from."""
@@ -34,14 +43,12 @@ class DeadLetter:
     reason: str
     origin: Origin
 
+    @property
+    def source(self) -> str:
+        return source_key(self.origin.topic, self.origin.partition, self.origin.offset)
+
     def headers(self) -> list[tuple[str, bytes]]:
-        return [
-            ("leakline.reason", self.reason.encode()),
-            (
-                "leakline.source",
-                f"{self.origin.topic}/{self.origin.partition}/{self.origin.offset}".encode(),
-            ),
-        ]
+        return [(REASON_HEADER, self.reason.encode()), (SOURCE_HEADER, self.source.encode())]
 
 
 @dataclass(frozen=True, slots=True)

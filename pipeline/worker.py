@@ -22,7 +22,9 @@ from typing import Any
 
 import faust
 
+from pipeline import failpoints
 from pipeline.config import Settings
+from pipeline.dlq import recorded_sources
 from pipeline.kafka_io import ensure_topics
 from pipeline.process import BatchResult, RawRecord, process_batch
 from pipeline.rows import Origin
@@ -63,11 +65,27 @@ def build_app(settings: Settings) -> faust.App:
     dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
     sink = ParquetSink(settings.data_dir)
+    # source keys already on the DLQ, loaded from its tail whenever partitions are
+    # (re)assigned: only then can a record that was dead-lettered be redelivered.
+    # Bounded by the tail length, so it does not grow while the worker runs.
+    ledger: set[str] = set()
+    ledger_state = {"stale": True}
+
+    @app.on_partitions_assigned.connect
+    async def _mark_ledger_stale(sender: Any, *args: Any, signal: Any = None, **kw: Any) -> None:
+        ledger_state["stale"] = True
+
     stats = {"events": 0, "dead_letters": 0, "leaking": 0, "batches": 0}
 
     async def publish(result: BatchResult) -> None:
+        if ledger_state["stale"]:
+            ledger.clear()
+            ledger.update(await recorded_sources(settings.bootstrap, settings.topics.dlq))
+            ledger_state["stale"] = False
         futures = []
         for dead in result.dead_letters:
+            if dead.source in ledger:
+                continue  # published before a crash; the batch is being redelivered
             futures.append(
                 await app.producer.send(
                     dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
@@ -119,7 +137,9 @@ def build_app(settings: Settings) -> faust.App:
                 max_event_bytes=settings.max_event_bytes,
             )
             await publish(result)
+            failpoints.hit("after_publish")
             await write(result)
+            failpoints.hit("after_write")
             for event in events:
                 await stream.ack(event)
             stats["batches"] += 1

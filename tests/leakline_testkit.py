@@ -76,10 +76,12 @@ class WorkerProcess:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
-def spawn_worker(bootstrap: str, data_dir: Path, *extra: str) -> WorkerProcess:
+def spawn_worker(
+    bootstrap: str, data_dir: Path, *extra: str, env: dict[str, str] | None = None
+) -> WorkerProcess:
     data_dir.mkdir(parents=True, exist_ok=True)
     log = data_dir / f"worker-{time.monotonic_ns()}.log"
-    return WorkerProcess(start_worker(bootstrap, data_dir, log, *extra), data_dir, log)
+    return WorkerProcess(start_worker(bootstrap, data_dir, log, *extra, env=env), data_dir, log)
 
 
 def wait_stored(worker: WorkerProcess, expected: int, timeout_s: float = 120.0) -> int:

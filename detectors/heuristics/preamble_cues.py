@@ -22,70 +22,159 @@ LEAD_INS: dict[str, list[str]] = {
         r"(?:great|good)\s+question",
         r"understood",
         r"yes",
+        r"hi(?:\s+there)?",
+        r"hello",
+        r"hey",
+        r"thanks(?:\s+for\s+(?:asking|the\s+question|waiting|your\s+patience))?",
+        r"to\s+answer\s+(?:that|this|your\s+question)",
+        r"thank\s+you",
+        r"you\s+got\s+it",
+        r"gladly",
+        r"perfect",
+        r"(?:i\s+can|i['’]d\s+be\s+(?:happy|glad)\s+to|happy\s+to|glad\s+to)\s+help"
+        r"(?:\s+with\s+(?:that|this))?",
     ],
-    "ko": ["네", "넵", "좋아요", "좋습니다", "알겠습니다", "물론이죠", "물론입니다", "그럼요"],
-    "zh": ["好的", "好", "当然", "没问题", "可以", "收到", "明白了?", "行"],
-    "ja": ["はい", "承知しました", "わかりました", "かしこまりました", "了解しました"],
+    "ko": [
+        "네네",
+        "네",
+        "넵",
+        "예",
+        "좋아요",
+        "좋습니다",
+        "알겠습니다",
+        "알겠어요",
+        "물론이죠",
+        "물론입니다",
+        "물론",
+        "그럼요",
+        "감사합니다",
+        "안녕하세요",
+    ],
+    "zh": ["好的", "好嘞", "好呀", "好", "当然", "没问题", "可以的", "可以", "收到", "明白了?", "行", "你好", "您好"],
+    "ja": [
+        "はい",
+        "承知しました",
+        "承知いたしました",
+        "わかりました",
+        "かしこまりました",
+        "了解しました",
+        "了解です",
+        "ありがとうございます",
+    ],
 }
 
-# Verbs of looking something up. Not "explain", "walk through", "look at", "confirm":
-# those open ordinary answers. "let's" is tutorial voice, so only first person counts.
+# Verbs of looking something up or working it out. Not "explain", "walk through",
+# "show", "look at", "break down", "start with": those open ordinary answers (tutorial
+# voice). "let's" is tutorial voice too, so only first person counts.
 _EN_ACTION = (
-    r"(?:check|double[- ]check|look\s+(?:\S+\s+){0,3}?up|look\s+into|look\s+for|search|find|"
-    r"fetch|pull\s+up|query|verify|research|browse|consult|retrieve|gather|investigate|"
-    r"dig\s+into|take\s+a\s+(?:quick\s+|closer\s+)?look|have\s+a\s+(?:quick\s+|closer\s+)?look|"
-    r"run\s+(?:a|an|the|some|it|this|that)\b|grab|see\s+what\s+i\s+can\s+find|"
-    r"open\s+(?:the|your|that|this|it)\b|read\s+(?:the|your|that|this|it|through)\b|scan|"
-    r"call\s+(?:the|a|an)\b|use\s+(?:the\s+|a\s+|my\s+)?(?:\w+\s+){0,2}?(?:tool|api|search)\b)\b"
+    r"(?:check|double[- ]check|re-?check|look\s+(?:\S+\s+){0,3}?up|look\s+into|look\s+for"
+    r"|look\s+through|search|find|fetch|pull\s+(?:\S+\s+){0,3}?(?:up|together)"
+    r"|pull\s+(?:the|that|those|your|some)\b|query|verify"
+    r"|research|browse|consult|retrieve|gather|investigate|dig\s+(?:into|up|through|around)"
+    r"|take\s+a\s+(?:quick\s+|closer\s+|brief\s+)?look|have\s+a\s+(?:quick\s+|closer\s+)?look"
+    r"|run\s+(?:a|an|the|some|it|this|that|those|these)\b|grab"
+    r"|see\s+what\s+(?:i\s+can\s+(?:find|dig)|the\s+\w+\s+says?)"
+    r"|open\s+(?:the|your|that|this|it)\b|read\s+(?:the|your|that|this|it|through)\b|scan"
+    r"|call\s+(?:the|a|an)\b|use\s+(?:the\s+|a\s+|my\s+)?(?:\w+\s+){0,2}?(?:tool|api|search)\b"
+    r"|get\s+(?:that|this|it|those|you\s+(?:that|the)|the\s+(?:latest|current|data|details"
+    r"|numbers|figures|info|information|results?|records?))\b"
+    r"|work\s+(?:that|this|it)\s+out|calculate|compute|crunch|do\s+the\s+math|tally"
+    r"|go\s+(?:and\s+)?(?:check|look|find|fetch|get|search)|track\s+down|hunt\s+down"
+    r"|confirm\s+(?:that|this|it|the\s+(?:latest|current))\b|load\s+(?:the|your|that|this)\b)\b"
+)
+# A gerund opening is a progress report only with a marker of the moment ("…now",
+# "…for you", "…before I answer"); otherwise it is a subject ("Checking the oil
+# regularly extends engine life").
+_EN_PROGRESS = (
+    r"\b(?:now|first|for\s+you|real\s+quick|quickly|right\s+away|as\s+we\s+speak"
+    r"|before\s+(?:i|we)\s+(?:answer|respond|reply))\b|\.\.\.|…"
+)
+_EN_GERUND = (
+    r"(?:checking|searching|looking|fetching|pulling|querying|retrieving|gathering|grabbing"
+    r"|consulting|verifying|double-checking|crunching|calculating|computing|digging|scanning"
+    r"|loading|researching|running\s+(?:a|the|some)|getting\s+(?:that|the\s+latest))\b"
 )
 
 # Interim progress sentences, per language: "opening" fragments match at the start
-# of the answer (after an optional lead-in), "sentence" fragments anywhere in the
+# of the answer (after optional lead-ins), "sentence" fragments anywhere in the
 # first sentence. Fragments are lower case.
 CUES: dict[str, dict[str, list[str]]] = {
     "en": {
         "opening": [
             # "Let me check…", "I'll search for…", "First, let me look that up."
-            r"(?:first,?\s+)?(?:let\s+me|i['’]ll|i\s+will|i['’]m\s+going\s+to"
-            r"|i\s+am\s+going\s+to|i['’]m\s+gonna|i\s+need\s+to|i['’]d\s+better|allow\s+me\s+to)"
-            r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|briefly))*\s+" + _EN_ACTION,
+            r"(?:first,?\s+|now,?\s+)?(?:let\s+me|i['’]ll|i\s+will|i['’]m\s+going\s+to"
+            r"|i\s+am\s+going\s+to|i['’]m\s+gonna|i\s+need\s+to|i['’]d\s+better|allow\s+me\s+to"
+            r"|i['’]ll\s+need\s+to|i['’]m\s+about\s+to)"
+            r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|briefly|actually|real\s+quick))*"
+            r"\s+" + _EN_ACTION,
             # "I'm checking the docs…"
-            r"i['’]m\s+(?:now\s+)?(?:checking|searching|looking\s+(?:\S+\s+){0,3}?up|looking\s+into"
-            r"|fetching|pulling\s+up|querying|gathering|researching|verifying|retrieving|grabbing)\b",
-            # "Checking the forecast now…"
-            r"(?:checking|searching(?:\s+for)?|looking\s+up|fetching|pulling\s+up|querying|retrieving"
-            r"|gathering)\b[^.!?\n]{0,60}?(?:\bnow\b|\.\.\.|…)",
-            # "One moment.", "Hold on, …"
-            r"(?:one|just\s+a|give\s+me\s+a)\s+(?:moment|sec(?:ond)?|minute)\b|hold\s+on\b"
-            r"|hang\s+on\b|bear\s+with\s+me\b|please\s+wait\b",
+            r"i['’]m\s+(?:now\s+|just\s+|currently\s+|still\s+)?(?:checking|searching"
+            r"|looking\s+(?:\S+\s+){0,3}?up|looking\s+into|fetching|pulling\s+(?:\S+\s+){0,3}?"
+            r"(?:up|together)|pulling\s+(?:the|that|those|your|some)\b|querying|gathering"
+            r"|researching|verifying|retrieving|grabbing"
+            r"|crunching|calculating|digging|consulting|double-checking)\b",
+            # "Looking that up now.", "Pulling the figures together now.", "Checking a couple
+            # of sources before I answer."
+            _EN_GERUND + rf"[^.!?\n,;:]{{0,80}}?(?:{_EN_PROGRESS})",
+            # "One moment.", "Give me a moment while I look into it.", "Hold on, …"
+            r"(?:one|just\s+a|give\s+me\s+a|allow\s+me\s+a|bear\s+with\s+me\s+(?:for\s+)?a)\s+"
+            r"(?:moment|sec(?:ond)?|minute|min)\b|hold\s+on\b|hang\s+(?:on|tight)\b"
+            r"|bear\s+with\s+me\b|please\s+(?:wait|hold|stand\s+by)\b|stand\s+by\b"
+            r"|working\s+on\s+it\b|on\s+it[.!]",
         ],
     },
     "ko": {
-        "opening": [r"잠시만요?|잠깐만요?|잠시\s?기다려"],
+        "opening": [r"잠시만요?|잠깐만요?|(?:잠시|잠깐|조금만)\s?기다려"],
         "sentence": [
-            # "먼저 자료를 찾아보겠습니다", "확인해 볼게요", "검색하겠습니다"
-            r"(?:찾아|검색해|확인해|조회해|읽어|열어|실행해|검토해)\s?(?:보겠|볼게|볼께|보도록|봐야겠)"
-            r"|(?:검색|확인|조회)(?:하겠|할게|할께|하도록)"
-            r"|찾겠|찾을게|불러오겠|불러올게|가져오겠|가져올게",
-            # "살펴보겠습니다"/"알아보겠습니다" open many answers; only with "먼저/우선/잠시".
-            r"(?:먼저|우선|일단|잠시만요?|잠깐만요?)[^.!?。\n]{0,60}?(?:살펴|알아)(?:보겠|볼게|보도록)",
+            # "먼저 자료를 찾아보겠습니다", "확인해 볼게요", "검색하겠습니다", "확인해 드리겠습니다"
+            r"(?:찾아|검색해|확인해|조회해|읽어|열어|실행해|검토해|계산해|불러와|가져와|뒤져|조사해"
+            r"|점검해|체크해|들여다)\s?(?:보겠|볼게|볼께|보도록|봐야겠|보고\s?오겠|보고\s?올게)"
+            r"|(?:검색|확인|조회|계산|조사|점검|체크)(?:하겠|할게|할께|해\s?드리겠|해\s?드릴게|해\s?드릴께)"
+            r"|(?:찾아|알아봐|알아보아)\s?드리겠|(?:찾아|알아봐)\s?드릴[게께]"
+            r"|찾겠|찾을[게께]|불러오겠|불러올[게께]|가져오겠|가져올[게께]",
+            # "최신 데이터를 불러오는 중입니다", "확인 중입니다"
+            r"(?:확인|검색|조회|계산|분석|검토|조사)\s?중(?:입니다|이에요|이예요)"
+            r"|(?:불러오는|가져오는|찾는|확인하는|살펴보는|검색하는|조회하는|알아보는)\s?중"
+            r"|(?:확인|검색|조회|계산|검토|조사)하고\s?있(?:습니다|어요)"
+            r"|(?:찾아보|알아보|살펴보|불러오|가져오)고\s?있(?:습니다|어요)",
+            # "살펴보겠습니다"/"알아보겠습니다" open tutorials ("먼저 기본 개념을 살펴보겠습니다");
+            # they are lookups only with "먼저/우선/잠시…" and an object that is data.
+            r"(?:먼저|우선|일단|잠시만요?|잠깐만요?|바로|지금|얼른)[^.!?。\n]{0,40}?"
+            r"(?:자료|정보|데이터|문서|기록|일정|시세|주가|가격|환율|날씨|예보|현황|상태|결과|내역|로그"
+            r"|설정|파일|재고|운임|항공편|기사|뉴스|최신)[^.!?。\n]{0,20}?"
+            r"(?:살펴|알아)\s?(?:보겠|볼게|볼께|보도록)",
         ],
+        # every sentence cue above ends in one of these
+        "anchors": ["겠", "게", "께", "도록", "중", "고 있", "고있"],
     },
     "zh": {
         "opening": [
-            # "我先查一下", "让我搜索一下", "我来帮你查一下"
-            r"(?:我先|我来|我去|让我(?!们)先?|我需要先|我要先|我这就|先让我)[^。！？!?\n]{0,10}?"
-            r"(?:查|搜|检索|确认|核实|找|调用|获取|浏览|看一下|看下)",
-            r"请?稍等(?:一下|片刻)?|请?稍候",
-            r"正在(?:查询|搜索|查找|检索|获取|为您查)",
+            # "我先查一下", "让我搜索一下", "我来整理一下", "我帮你查一下"
+            r"(?:我先|我来|我去|让我(?!们)先?|我需要先|我要先|我这就|先让我|我帮你|我帮您|我给你"
+            r"|我给您|等我|我马上|我立即|我立刻|我现在就?|我再|马上为您|这就为您)"
+            r"[^。！？!?\n]{0,12}?"
+            r"(?:查|搜|检索|确认|核实|核对|找|调用|获取|浏览|看一下|看下|看看|整理|读取|读一下|打开"
+            r"|算|计算|翻|拉取|调取|查阅|了解一下|研究一下|试一下|运行|执行)",
+            r"请?稍等(?:一下|片刻|一会儿?)?|请?稍候|请?等一下|请?等我一下",
+            r"正在(?:为您)?(?:查询|搜索|查找|检索|获取|查|核对|确认|整理|读取|加载|计算|调用|分析)",
+            r"马上(?:为您|给您|帮您|帮你)?(?:查|搜|核对|确认)",
         ],
+        "sentence": [
+            # "Python的文档我先查一下。"
+            r"我(?:先|来|去)(?:查|搜|检索|确认|核实|核对|找|读取|看一下|看看|整理|算)"
+            r"|让我(?!们)先?(?:查|搜|检索|确认|核实|看看|看一下|找)",
+        ],
+        "anchors": ["我"],
     },
     "ja": {
-        "opening": [r"少々お待ちください|しばらくお待ちください"],
+        "opening": [r"少々お待ちください|しばらくお待ちください|お待ちください|少しお待ち|ちょっと待ってください"],
         "sentence": [
-            r"調べて(?:み)?ます|確認して(?:み)?ます|検索して(?:み)?ます|調べます|確認します|検索します"
-            r"|探してみます",
+            r"(?:調べ|確認し|検索し|探し|見|チェックし|計算し|読み込ん|開い|問い合わせ)て(?:み)?ます"
+            r"|(?:調べ|確認し|検索し|探し|計算し)ます|お調べします|確認いたします|お調べいたします"
+            r"|(?:確認|調べ)てきます|(?:確認|検索|調査)中です"
+            r"|(?:確認|検索|調査)(?:して|いたして)おります|お調べしております",
         ],
+        "anchors": ["ます", "中です", "おります"],
     },
 }
 
@@ -94,6 +183,7 @@ _OPENING = OpeningCues(CUES, LEAD_INS)
 
 class PreambleCues(DetectorBase):
     id = "preamble_cues"
+    version = "2"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:

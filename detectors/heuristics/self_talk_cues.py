@@ -6,8 +6,25 @@ from detectors.common import DetectorBase
 from detectors.exchange import Exchange
 from detectors.families import named_families
 from detectors.finding import Finding
-from detectors.heuristics.cues import OpeningCues, sentence_end
+from detectors.heuristics.cues import (
+    Markers,
+    OpeningCues,
+    main_language,
+    prepare,
+    sentence_end,
+    sentences,
+)
 from detectors.labels import Label, Layer, Remediation, Source
+
+# "Wait, …" is self-talk only when what follows is the model correcting itself, not an
+# exclamation in a conversational answer ("Wait, really? Yes — the deadline is April 15.").
+_EN_WAIT_SELF = (
+    r"(?:i\b|i['’](?:m|ll|ve|d)\b|let\s+me\b|let['’]s\b|the\s+user\b|the\s+question\b"
+    r"|that\s+(?:doesn['’]t|does\s+not|isn['’]t|is\s+not|can['’]t|won['’]t|would|might|seems"
+    r"|means|contradicts|was\s+wrong)\b|this\s+(?:doesn['’]t|isn['’]t|seems|means|contradicts)\b"
+    r"|no[,.]\s|actually\b|maybe\b|hmm|hold\s+on\b|did\s+(?:i|they|the\s+user)\b|am\s+i\b"
+    r"|should\s+i\b|we\s+(?:need|should|have)\b|(?:but|so)\s+(?:i|the\s+user|then)\b)"
+)
 
 # Strong openers only: each needs the self-talk continuation, not just "Okay," or "Well,".
 CUES: dict[str, dict[str, list[str]]] = {
@@ -15,82 +32,251 @@ CUES: dict[str, dict[str, list[str]]] = {
         "opening": [
             # "Okay, so the user is asking…", "Alright, let me think…"
             r"(?:okay|ok|alright|all\s+right|so|hmm+|well|right)[,.…]*\s+(?:so,?\s+)?"
-            r"(?:the\s+user\s+(?:is|was|wants|wanted|asks|asked|has|had|needs|seems|just|might|may"
-            r"|mentioned|said|says|would|provided|gave|could)\b|the\s+question\s+is\b|i\s+need\s+to\s+(?:figure|understand|think|work\s+out"
-            r"|determine|answer|respond|recall|make\s+sure)|let\s+me\s+(?:think|see\b|figure|work\s+"
-            r"(?:this|it|through)|break\s+(?:this|it)\s+down|recall|consider|parse|understand|analy[sz]e"
-            r"|make\s+sure|start\s+by)|let['’]s\s+(?:see|think|figure)|first,?\s+i\b)",
-            # "The user is asking about…"
-            r"(?:so,?\s+)?the\s+user\s+(?:is\s+asking|asks|asked|wants|wanted|is\s+requesting|requested"
-            r"|has\s+asked|is\s+looking\s+for|mentioned|would\s+like|is\s+trying)\b",
+            r"(?:the\s+user(?:['’]s\s+(?:question|request)|\s+(?:is\s+(?:asking|looking|trying"
+            r"|requesting|wondering|interested|confused|probably|likely)|was\s+asking|wants|wanted"
+            r"|asks|asked|seems|just|mentioned|said|says|provided|gave|might\s+be|may\s+be"
+            r"|probably|likely))\b|the\s+question\s+is\b"
+            r"|i\s+need\s+to\s+(?:figure|understand|think|work\s+out|determine|answer|respond"
+            r"|recall|make\s+sure)|let\s+me\s+(?:think|see\b|figure|work\s+(?:this|it|through)"
+            r"|break\s+(?:this|it)\s+down|recall|consider|parse|understand|analy[sz]e|make\s+sure"
+            r"|start\s+by)|let['’]s\s+(?:see|think|figure)|first,?\s+i\b)",
+            # "The user is asking about…", "The user's question is…"
+            r"(?:so,?\s+)?the\s+user\s+(?:is\s+asking|asks|asked|wants|wanted|is\s+requesting"
+            r"|requested|has\s+asked|is\s+looking\s+for|mentioned|would\s+like|is\s+trying"
+            r"|seems\s+to|just\s+(?:asked|said|wants))\b"
+            r"|(?:so,?\s+)?the\s+user['’]s\s+(?:question|request|message|query)\s+(?:is|asks|seems)\b",
+            # "They're asking about…", "The question is asking…", "My task is to…"
+            r"(?:so,?\s+)?(?:they['’]re|they\s+are)\s+asking\s+(?:about|for|whether|if|how|what)\b"
+            r"|the\s+question\s+(?:is\s+asking|asks)\b|my\s+task\s+is\s+to\b",
             # "Hmm, wait…", "Hmm, let me…"
-            r"hmm+[,.…!]*\s+(?:wait|so|let\s+me|let['’]s|the\s+user|i\s+need|i\s+should|okay|ok|but|maybe"
-            r"|actually|how|what)\b",
-            r"wait[,.!…]+\s+\S",
+            r"hmm+[,.…!]*\s+(?:wait|so|let\s+me|let['’]s|the\s+user|i\s+need|i\s+should|okay|ok|but"
+            r"|maybe|actually|how|what)\b",
+            r"wait[,.!…]+\s+" + _EN_WAIT_SELF,
             r"let\s+me\s+think(?:\s+(?:about|through|step\s+by\s+step|this\s+through|carefully)\b|[.,…])",
             r"first,?\s+i\s+need\s+to\s+(?:understand|figure\s+out|recall|determine|think|parse)\b",
-            r"i\s+need\s+to\s+figure\s+out\b",
+            r"i\s+need\s+to\s+(?:figure\s+out|work\s+out\s+what|determine\s+what|recall)\b",
         ],
     },
     "zh": {
         "opening": [
-            r"嗯[，,。…\s]",
-            r"好的[，,]\s*(?:用户|我需要|让我想|让我思考|首先我)",
+            # "嗯，用户问的是…"; not a conversational "嗯，这个问题很好。"
+            r"嗯[，,。…\s]+[^。！？\n]{0,20}?(?:用户|我(?:需要|得|要|应该|先|来想)|让我|首先|这个问题(?:是|问)"
+            r"|题目|他(?:问|想)|她(?:问|想)|对方)",
+            r"好的?[，,]\s*(?:用户|我需要|让我想|让我思考|首先我|我得)",
             # Not "用户需要…": a how-to may open by talking about users in general.
-            r"(?:那么|所以)?用户(?:问|想知道|让我|提到|询问|的问题是|在问)",
+            r"(?:那么|所以)?(?:这个)?用户(?:问|想知道|让我|提到|询问|的问题是|在问|关心的是|关注的是"
+            r"|想了解|要我|请我|希望我|想让我|刚才问)",
+            r"(?:这个|这道)?(?:问题|题目)(?:问的是|是在问|要求我)",
             r"首先[，,]?\s*我(?:需要|得|要)(?:理解|弄清楚|分析|确定|回忆|想)",
-            r"让我(?:想想|想一想|思考一下|仔细想想|先想)",
+            r"让我(?:想想|想一想|思考一下|仔细想想|先想|回忆一下)",
+            r"等等[，,]",
+            r"不对[，,]",
         ],
     },
     "ko": {
         "opening": [
-            r"음[,.…\s]",
-            r"흠[,.…\s]",
+            # Plain-style musing ("음, 이 문제는 조금 까다롭다."), not "음, 좋은 질문이에요."
+            r"[음흠][,.…\s]+[^.!?\n]{0,60}?(?:다|자|지|네|군|까|나)[.!?…]",
             # "사용자가 …를 묻고 있다": narration about the user, not "사용자가 로그인하면…"
             r"사용자(?:가|는|께서)\s?[^.!?\n]{0,60}?(?:묻고\s?있|물어\s?보고\s?있|물었|원하고\s?있|원한다"
-            r"|원하는\s?것\s?같|요청했|요청하고\s?있|질문했|질문하고\s?있|알고\s?싶어\s?하)",
+            r"|원하는\s?것\s?같|요청했|요청하고\s?있|질문했|질문하고\s?있|알고\s?싶어\s?하|궁금해\s?하)",
+            r"(?:사용자의\s?)?질문(?:은|의\s?핵심은)\s?[^.!?\n]{0,80}?(?:에\s?관한|에\s?대한|이냐는|인지)\s?"
+            r"(?:것이다|것이군|거다|내용이다)",
             r"좋아[,.]\s*(?:사용자|먼저|이제|그럼)",
             r"먼저[,]?\s*사용자(?:의|가)\s?(?:질문|요청|의도)",
+            # "잠깐, 조건부터 정리하자.": plain-style self-correction (polite "잠깐만요" is a preamble)
+            r"잠깐[,.…]\s*[^.!?\n]{0,40}?(?:하자|보자|이다|인가|였나|아닌가|잖아)[.!?…]",
         ],
     },
     "ja": {
         "opening": [
             r"ユーザーは[^。\n]{0,40}?(?:尋ねて|聞いて|質問して|知りたが|求めて)",
+            r"(?:この)?質問は[^。\n]{0,40}?(?:について|に関する)(?:もの|質問)(?:だ|である)",
             r"うーん[、。…]",
             r"えっと[、。…]",
+            r"えーと[、。…]",
+            r"待って[、。…]",
         ],
     },
 }
 
+# Reasoning-only answers that open without a cue above: several early sentences of
+# planning narration ("I need to compute the total. The user said three items. I should
+# answer with the sum."). ``strong`` markers rarely appear in answers; ``weak`` ones do,
+# so a finding needs the first sentence marked, two marked sentences among the first
+# four, and at least one strong marker among them. Markers are literal anchors (lower
+# case), each with an optional regex that must match right after it (see ``Markers``).
+_EN_ANSWERING = (
+    r"(?:answer|respond|reply|write\s+the\s+(?:answer|response|reply)|draft\s+the"
+    r"|give\s+the\s+(?:answer|final))\b"
+)
+NARRATION: dict[str, dict[str, dict[str, str | None]]] = {
+    "en": {
+        "strong": {
+            "the user": r"(?:['’]s\s+(?:question|request|message)|\s+(?:is\s+(?:asking|looking"
+            r"|trying|requesting|wondering|interested|confused)|wants|wanted|asks|asked|seems"
+            r"|mentioned|said|says|expects|provided|gave|just))\b",
+            "i'll ": _EN_ANSWERING,
+            "i’ll ": _EN_ANSWERING,
+            "i will ": _EN_ANSWERING,
+            "i should ": _EN_ANSWERING,
+            "let me ": r"(?:answer|respond|reply|think|recall|re-?check|reconsider"
+            r"|double[- ]check\s+(?:the|my))\b",
+            "my ": r"(?:final\s+)?(?:answer|response|reply)\s+(?:should|will|is)\b",
+            "answer should ": r"(?:be|mention|include|say|start)\b",
+            "response should ": r"(?:be|mention|include|say|start)\b",
+            "wait": r"[,.!…]",
+            "hmm": r"m*[,.!…]",
+            "they ": r"(?:want|asked|are\s+asking|mentioned)\b",
+        },
+        "weak": {
+            "i should ": None,
+            "i need to ": None,
+            "i have to ": None,
+            "i must ": None,
+            "i want to make sure": None,
+            "i'll ": r"(?:need\s+to|go\s+with|mention|note|keep\s+it|start\s+with)\b",
+            "i’ll ": r"(?:need\s+to|go\s+with|mention|note|keep\s+it|start\s+with)\b",
+            "let me ": r"(?:compute|calculate|verify|check|consider|count|figure|see)\b",
+            "so the answer is": None,
+            "that gives": None,
+            "first": r",?\s+(?:i|recall|compute|check)\b",
+        },
+    },
+    "ko": {
+        "strong": {
+            "사용자": r"(?:가|는|의)",
+            "질문": r"(?:은|의\s?핵심)",
+            "답하자": None,
+            "답을 쓰자": None,
+            "해야겠다": None,
+            "봐야겠다": None,
+            "정리하자": None,
+            "따져 보자": None,
+            "따져보자": None,
+            "확인하자": None,
+        },
+        "weak": {
+            ending: r"[.!?…]"
+            for ending in (
+                "하자",
+                "겠다",
+                "같다",
+                "필요하다",
+                "이다",
+                "한다",
+                "된다",
+                "있다",
+                "없다",
+                "였다",
+                "했다",
+            )
+        },
+    },
+    "zh": {
+        "strong": {
+            "用户": r"(?:问|想|要|说|提到|关心|希望|的问题)",
+            "直接回答": None,
+            "开始写": None,
+            "回答时": None,
+            "我应该": None,
+            "这样就够": None,
+        },
+        "weak": {
+            "我": r"(?:需要|得|要先|要|可以先)",
+            "让我": r"(?:想|算|看)",
+            "先把": None,
+            "再把": None,
+            "答案": r"(?:应该|是)",
+            "好，": None,
+        },
+    },
+    "ja": {
+        "strong": dict.fromkeys(
+            ("ユーザー", "答えよう", "確認しよう", "考えよう", "うーん", "えっと", "待って")
+        ),
+        "weak": dict.fromkeys(("べきだ", "しよう", "だろう", "かな", "必要がある")),
+    },
+}
+
 _OPENING = OpeningCues(CUES)
+_NARRATION = {
+    lang: (
+        Markers(markers["strong"], word_start=lang == "en"),
+        Markers(markers["weak"], word_start=lang == "en"),
+    )
+    for lang, markers in NARRATION.items()
+}
+# Narration is judged on the first few sentences of the opening only.
+_NARRATION_SENTENCES = 4
+_NARRATION_CHARS = 600
 
 
 class SelfTalkCues(DetectorBase):
     id = "self_talk_cues"
+    version = "2"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
         text = exchange.visible_text
         opening = _OPENING.match(text)
-        if opening is None:
+        if opening is not None:
+            start = opening.start
+            end = sentence_end(text, opening.end)
+            cue = text[start : opening.end].strip()[:80]
+            return [self._leak(exchange, text, (start, end), opening.language, cue, 0.7)]
+        narrated = _narration(text)
+        if narrated is None:
             return []
-        start = opening.start
-        end = sentence_end(text, opening.end)
-        return [
-            self.finding(
-                Label.REASONING_LEAK,
-                layer=_layer(exchange),
-                remediation=Remediation.REGENERATE,
-                confidence=0.7,
-                text=text,
-                span=(start, end),
-                details={
-                    "delimited": "untagged",
-                    "language": opening.language,
-                    "cue": text[start : opening.end].strip()[:80],
-                },
-            )
-        ]
+        language, span = narrated
+        return [self._leak(exchange, text, span, language, "narration", 0.6)]
+
+    def _leak(
+        self,
+        exchange: Exchange,
+        text: str,
+        span: tuple[int, int],
+        language: str,
+        cue: str,
+        confidence: float,
+    ) -> Finding:
+        return self.finding(
+            Label.REASONING_LEAK,
+            layer=_layer(exchange),
+            remediation=Remediation.REGENERATE,
+            confidence=confidence,
+            text=text,
+            span=span,
+            details={"delimited": "untagged", "language": language, "cue": cue},
+        )
+
+
+def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
+    """(language, span of the narrated sentences) when the opening reads as planning notes."""
+    opening = prepare(text)
+    if opening is None:
+        return None  # code, quotes, markup, bullets
+    subject = opening.subject
+    language = main_language(subject)
+    strong, weak = _NARRATION[language]
+    first_end = sentence_end(subject, 0)
+    if not strong.search(subject, 0, first_end) and not weak.search(subject, 0, first_end):
+        return None  # the common case: an answer's first sentence is not planning
+    start = opening.start
+    found = sentences(text, start, _NARRATION_CHARS, _NARRATION_SENTENCES)
+    marked = 0
+    any_strong = False
+    last = found[0][1]
+    for lo, hi in found:
+        sentence = text[lo:hi].lower()
+        is_strong = strong.search(sentence)
+        if is_strong or weak.search(sentence):
+            marked += 1
+            any_strong = any_strong or is_strong
+            last = hi
+    if marked < 2 or not any_strong:
+        return None
+    return language, (start, last)
 
 
 def _layer(exchange: Exchange) -> Layer:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import re
 from collections.abc import Callable
-from itertools import accumulate, islice
+from itertools import islice
 from typing import NamedTuple
 
 from detectors.common import MAX_FINDINGS, DetectorBase
@@ -12,7 +12,7 @@ from detectors.exchange import Exchange
 from detectors.families import TOKEN_ROLES, ModelFamily, family_rank, named_families
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import Hit, LiteralScanner, outside_code
+from detectors.text import Hit, LiteralScanner, crosses, outside_code, piece_boundaries
 
 _SCANNER = LiteralScanner(TOKEN_ROLES)
 # Enough to pair delimiters in any real response; bounds the work on pathological text.
@@ -40,6 +40,9 @@ class BoundaryTokens(DetectorBase):
         hits = list(islice(visible, _MAX_HITS))
         if not hits:
             return []
+        hits = _drop_mentions(text, hits)
+        if not hits:
+            return []
         named = named_families(exchange)
         rank = family_rank(exchange)
         hits = _drop_unsupported_contextual(hits, named)
@@ -50,14 +53,14 @@ class BoundaryTokens(DetectorBase):
             return min(families, key=rank.__getitem__)
 
         regions, lone_ends = _reasoning_regions(text, hits, best)
-        split_at = _piece_boundaries(exchange, len(text))
+        split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
         for index, hit in enumerate(hits[:MAX_FINDINGS]):
             role = TOKEN_ROLES[hit.literal]
             family = best(role.ends) if index in lone_ends else best(role.owners)
             prefilled_gap = index in lone_ends and family.start_prefilled
             details: dict[str, object] = {"token": hit.literal, "family": family.name}
-            if split_at and _crosses(split_at, hit.start, hit.end):
+            if split_at and crosses(split_at, hit.start, hit.end):
                 details["split_across_chunks"] = True
             findings.append(
                 self.finding(
@@ -130,7 +133,14 @@ def _reasoning_regions(
             continue
         if opened is None:
             lone_ends.add(index)
-            if leading and text[: hit.start].strip() and not _named_in_prose(text, hit):
+            if (
+                leading
+                and text[: hit.start].strip()
+                and not _named_in_prose(text, hit)
+                and (text[hit.end :].strip() or any(f.start_prefilled for f in role.ends))
+            ):
+                # Without a prefilled start, an end token with nothing after it closes
+                # the answer itself (harmony "…answer<|end|>"), not hidden reasoning.
                 regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", best(role.ends)))
             leading = False
             continue
@@ -173,14 +183,145 @@ def _named_in_prose(text: str, hit: Hit) -> bool:
     return hit.end >= len(text) or text[hit.end] in " \t.,;:!?)"
 
 
-def _piece_boundaries(exchange: Exchange, length: int) -> list[int]:
-    pieces = exchange.stream_facts.visible_pieces
-    if len(pieces) < 2:
-        return []
-    offsets = list(accumulate(len(p) for p in pieces))
-    return offsets[:-1] if offsets[-1] == length else []
+# --------------------------------------------------------------------------- mentions
+#
+# A delimiter *used as a word* in an explanation ("Qwen3 wraps its reasoning in <think>
+# tags", "the </think> token marks the end", "strip the ◁think▷ marker") is talking
+# about markup, not leaking it. A hit is such a mention when:
+#
+# 1. (strong) a markup noun sits right after it ("<think> tags", "</think> 토큰",
+#    "<think>标签") or right before it ("the closing tag is </think>", "토큰 </think>");
+#    or it is coordinated with a strong mention ("<think> and </think> tags"); or the
+#    pair is introduced by "between" ("between <think> and </think>");
+# 2. (weak) it stands as a word inside a sentence (text before it in the same sentence,
+#    a space or sentence punctuation after it on the same line) that also speaks about
+#    markup or models (tag, token, parser, template, reasoning, Qwen3, 태그, 标签, …), and
+#    a start delimiter does not open a real reasoning region (an end on the same line
+#    within a few words, or none at all).
+#
+# Leaks never look like this: the model emits delimiters glued to text, at line starts,
+# or followed by reasoning, never followed by the word "tag".
+
+_NOUNS_EN = (
+    r"tags?|tokens?|markers?|delimiters?|strings?|sequences?|elements?|blocks?|sections?"
+    r"|pairs?|labels?|headers?|keywords?|symbols?|wrappers?|literals?|placeholders?"
+)
+_NOUNS_CJK = (
+    r"태그|토큰|구분자|마커|블록|기호|문자열|표시|사이|标签|标记|令牌|记号|分隔符|符号|字符串|词元"
+    r"|之间|タグ|トークン|マーカー|区切り|記号|の間"
+)
+_NOUN_AFTER = re.compile(
+    r"[\"'”’)\]]?(?:\s{1,2}(?:(?:opening|closing|start|end|special|reasoning|thinking)\s+)?"
+    rf"(?:{_NOUNS_EN})\b|\s?(?:{_NOUNS_CJK}))"
+)
+_NOUN_BEFORE = re.compile(
+    rf"(?:\b(?:{_NOUNS_EN})|{_NOUNS_CJK})"
+    r"(?:\s+(?:is|are|was|were|like|such\s+as|called|named|e\.g\.|i\.e\.|of))*"
+    r"[\s:,(“\"'「]*$"
+)
+_CONNECTOR = re.compile(r"\s*(?:,|/|&|and|or|to|와|과|및|和|与|或|及|、|\.\.\.|…)?\s*(?:and\s+)?$")
+_BETWEEN = re.compile(r"(?:\bbetween|\bfrom)\s*[\"“(]?$")
+_META = re.compile(
+    r"\b(?:tags?|tokens?|markers?|delimiters?|special|literal|syntax|markup|parsers?|templates?"
+    r"|format|reasoning|thinking|chain[- ]of[- ]thought|wrap(?:s|ped|ping)?|strip(?:s|ped)?"
+    r"|emit(?:s|ted)?|closes?|opens?|marks?|encloses?|remove[sd]?|delete[sd]?|filter(?:s|ed)?"
+    r"|split|parse[sd]?|detect(?:s|ed)?|grep|replace[sd]?|regex|escape[sd]?|render(?:s|ed)?"
+    r"|appears?|visible|leak(?:s|ed|ing)?|output|response|field|stop"
+    r"|qwen\w*|qwq|deepseek\w*|r1|kimi|gpt-oss"
+    r"|harmony|granite|magistral|mistral|glm\S*|minimax\S*|seed\S*|gemma\S*|claude|hunyuan"
+    r"|ernie|llama\S*|cohere|command|nemotron|olmo\S*|holo2)\b"
+    r"|태그|토큰|구분자|마커|추론|사고|파서|템플릿|형식|모델|감싸|닫는|여는|특수|출력|응답|제거|삭제"
+    r"|标签|标记|令牌|分隔符|推理|思考|思维链|解析|模板|格式|模型|包裹|包住|闭合|特殊|输出|回答|删除|去掉"
+    r"|タグ|トークン|推論|思考|パーサ|テンプレート|形式|モデル|囲|出力|削除",
+    re.IGNORECASE,
+)
+# Where a sentence ends: punctuation followed by a space or the end (not "3.5", "gpt-oss.").
+_SENTENCE_BREAK = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+_WORD_AFTER = frozenset(" \t.,;:!?)]”’\"'")
+# A start delimiter followed by its end within this many characters on the same line
+# names an example ("<thinking>notes</thinking>"); farther away, it opens reasoning.
+_EXAMPLE_SPAN = 24
 
 
-def _crosses(boundaries: list[int], start: int, end: int) -> bool:
-    i = bisect_right(boundaries, start)
-    return i < len(boundaries) and boundaries[i] < end
+def _drop_mentions(text: str, hits: list[Hit]) -> list[Hit]:
+    """``hits`` without the delimiters that are only named in explanatory prose."""
+    if len(hits) > 256:
+        return hits  # a flood of tokens is output, not an explanation
+    strong = [_strong_mention(text, hit) for hit in hits]
+    for index in range(len(hits) - 1):
+        gap = text[hits[index].end : hits[index + 1].start]
+        if len(gap) > 12 or _CONNECTOR.match(gap) is None:
+            continue
+        linked = strong[index] or strong[index + 1]
+        before = text[max(0, hits[index].start - 12) : hits[index].start]
+        if linked or _BETWEEN.search(before):
+            strong[index] = strong[index + 1] = True
+    for index in range(len(hits) - 1):
+        if not strong[index] and _example_pair(text, hits[index], hits[index + 1]):
+            strong[index] = strong[index + 1] = True
+    kept = []
+    for index, hit in enumerate(hits):
+        if strong[index] or _weak_mention(text, hits, index):
+            continue
+        kept.append(hit)
+    return kept
+
+
+def _example_pair(text: str, opened: Hit, closed: Hit) -> bool:
+    """A short start/end pair used as one word in a sentence about markup: "as <t>x</t> if"."""
+    if not TOKEN_ROLES[opened.literal].starts or not TOKEN_ROLES[closed.literal].ends:
+        return False
+    inner = text[opened.end : closed.start]
+    if len(inner) > _EXAMPLE_SPAN or "\n" in inner:
+        return False
+    before = text[max(0, opened.start - 1) : opened.start]
+    after = text[closed.end : closed.end + 1]
+    if not before or not (before.isspace() or before in "(“\"'" or _is_cjk(before)):
+        return False
+    if not after or after == "\n" or (after not in _WORD_AFTER and not _is_cjk(after)):
+        return False
+    return _in_explanatory_sentence(text, opened.start, closed.end)
+
+
+def _strong_mention(text: str, hit: Hit) -> bool:
+    if _NOUN_AFTER.match(text, hit.end) is not None:
+        return True
+    before = text[max(0, hit.start - 40) : hit.start]
+    return bool(before) and _NOUN_BEFORE.search(before) is not None
+
+
+def _weak_mention(text: str, hits: list[Hit], index: int) -> bool:
+    hit = hits[index]
+    if hit.end < len(text) and text[hit.end] not in _WORD_AFTER and not _is_cjk(text[hit.end]):
+        return False
+    before = text[max(0, hit.start - 1) : hit.start]
+    if before and not (before.isspace() or before in "(“\"'" or _is_cjk(before)):
+        return False
+    if text[hit.end : hit.end + 1] in ("", "\n"):
+        return False  # ends the text or the line: how an end delimiter leaks
+    if not _in_explanatory_sentence(text, hit.start, hit.end):
+        return False
+    role = TOKEN_ROLES[hit.literal]
+    if role.starts:
+        for later in hits[index + 1 :]:
+            if TOKEN_ROLES[later.literal].ends:
+                between = text[hit.end : later.start]
+                return len(between) <= _EXAMPLE_SPAN and "\n" not in between
+    return True
+
+
+def _in_explanatory_sentence(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is mid-sentence, and the sentence speaks about markup or models."""
+    line_start = text.rfind("\n", 0, start) + 1
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(text, line_start, start)]
+    sentence_start = breaks[-1] if breaks else line_start
+    if not text[sentence_start:start].strip():
+        return False  # opens the sentence or the line: output, not a word in a sentence
+    after = _SENTENCE_BREAK.search(text, end)
+    sentence_end = after.end() if after is not None else len(text)
+    return _META.search(text, sentence_start, sentence_end) is not None
+
+
+def _is_cjk(char: str) -> bool:
+    code = ord(char)
+    return 0x3040 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7A3 or 0xFF00 <= code <= 0xFFEF

@@ -1,24 +1,45 @@
-"""``tool_call_as_text``: tools declared, no structured call returned, and the text holds one."""
+"""``tool_call_as_text``: tools declared, no structured call returned, and the text holds one.
+
+Every finding carries the calls it could rescue, each checked against the declared
+tool's JSON Schema: ``details["rescued_calls"] = [{"name", "arguments", "schema_valid",
+"errors"}]`` (``errors``: the first three messages; an undeclared name is invalid).
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from detectors import schema
 from detectors.common import MAX_FINDINGS, DetectorBase
 from detectors.exchange import Exchange
 from detectors.families import family_for
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import LiteralScanner, is_quoted, loads, outside_code, unwrap_fence
-from detectors.tool_markup import TOOL_MARKUPS, Call, ToolMarkup, calls_from_value
+from detectors.text import (
+    LiteralScanner,
+    crosses,
+    is_quoted,
+    loads,
+    outside_code,
+    piece_boundaries,
+    unwrap_fence,
+)
+from detectors.tool_markup import TOOL_MARKUPS, Call, ToolMarkup, calls_from_value, pythonic_calls
 
-_CUES = LiteralScanner(cue for m in TOOL_MARKUPS for cue in m.cues)
-# An opener with no parsable block after it is still markup; bare JSON cues are not.
+# Openers that are markup on their own: one with no parsable block after it still counts.
 _OPENER_OWNER = {cue: m for m in reversed(TOOL_MARKUPS) if not m.bare for cue in m.cues}
+_OPENERS = LiteralScanner(_OPENER_OWNER)
+# Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not scanned.
+_BARE_CUES = {cue for m in TOOL_MARKUPS if m.bare for cue in m.cues}
+# The whole answer is one pythonic call: get_weather(city="Seoul")
+_WHOLE_PYTHONIC = re.compile(r"[A-Za-z_][\w.]*\s*\(.*\)\s*", re.DOTALL)
+_MAX_ERRORS = 3
 
 
 class ToolCallText(DetectorBase):
     id = "tool_call_text"
+    version = "2"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -29,19 +50,19 @@ class ToolCallText(DetectorBase):
         if not body:
             return []
         declared = exchange.declared_tools
-        sole_fence = unwrap_fence(body)
+        sole_fence = unwrap_fence(body) if body[:3] in ("```", "~~~") else None
 
         whole = sole_fence if sole_fence is not None else body
-        if whole[:1] in ("{", "["):
-            calls = _whole_text_calls(whole, declared)
-            if calls:
-                span = (len(text) - len(text.lstrip()), len(text.rstrip()))
-                return [self._finding(exchange, text, span, "json", calls, 0.95)]
+        calls, syntax = _whole_text_calls(whole, declared)
+        if calls:
+            span = (len(text) - len(text.lstrip()), len(text.rstrip()))
+            return [self._finding(exchange, text, span, syntax, calls, 0.95)]
 
-        cues = list(_CUES.finditer(text))
-        if not cues:
+        openers = _OPENERS.finditer(text)
+        present = {hit.literal for hit in openers}
+        present.update(cue for cue in _BARE_CUES if cue in text)
+        if not present:
             return []
-        present = {c.literal for c in cues}
         findings: list[Finding] = []
         taken: list[tuple[int, int]] = []
         for markup in TOOL_MARKUPS:
@@ -66,9 +87,9 @@ class ToolCallText(DetectorBase):
                 )
                 if len(findings) >= MAX_FINDINGS:
                     return findings
-        for cue in cues:
-            owner = _OPENER_OWNER.get(cue.literal)
-            if owner is None or _overlaps(taken, cue.start, cue.end):
+        for cue in openers:
+            owner = _OPENER_OWNER[cue.literal]
+            if _overlaps(taken, cue.start, cue.end):
                 continue
             if sole_fence is None and not outside_code(text, cue.start, cue.end):
                 continue
@@ -89,13 +110,20 @@ class ToolCallText(DetectorBase):
         calls: list[Call],
         confidence: float,
     ) -> Finding:
-        details: dict[str, Any] = {"syntax": syntax, "rescued_calls": calls}
+        declared = exchange.declared_tools
+        details: dict[str, Any] = {
+            "syntax": syntax,
+            "rescued_calls": [_validated(call, declared) for call in calls],
+        }
         family = _family_writing(exchange, syntax)
         if family is not None:
             details["family"] = family
-        unknown = sorted({c["name"] for c in calls if c["name"] not in exchange.declared_tools})
+        unknown = sorted({c["name"] for c in calls if c["name"] not in declared})
         if unknown:
             details["undeclared_tools"] = unknown
+        bounds = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
+        if bounds and _marker_split(text, span, syntax, bounds):
+            details["split_across_chunks"] = True
         return self.finding(
             Label.TOOL_CALL_AS_TEXT,
             layer=Layer.PARSER,
@@ -107,15 +135,48 @@ class ToolCallText(DetectorBase):
         )
 
 
-def _whole_text_calls(body: str, declared: dict[str, Any]) -> list[Call] | None:
-    try:
-        value = loads(body)
-    except ValueError:
-        return None
-    calls = calls_from_value(value, require_arguments=True)
-    if not calls or any(c["name"] not in declared for c in calls):
-        return None
-    return calls
+def _validated(call: Call, declared: dict[str, Any]) -> dict[str, Any]:
+    """The rescued call plus whether its arguments pass the declared tool's schema."""
+    name = call["name"]
+    errors: list[str] = []
+    if name not in declared:
+        known = ", ".join(sorted(declared)[:20])
+        errors.append(f"{name!r} is not a declared tool (declared: {known})")
+    else:
+        tool_schema = declared[name]
+        if tool_schema is not None and schema.is_valid(tool_schema, call["arguments"]) is False:
+            for violation in schema.violations(tool_schema, call["arguments"], _MAX_ERRORS):
+                where = f" at {violation.path}" if violation.path else ""
+                errors.append(violation.message + where)
+            if not errors:
+                errors.append("arguments do not match the declared schema")
+    return {
+        "name": name,
+        "arguments": call["arguments"],
+        "schema_valid": not errors,
+        "errors": errors[:_MAX_ERRORS],
+    }
+
+
+def _whole_text_calls(body: str, declared: dict[str, Any]) -> tuple[list[Call] | None, str]:
+    """Calls when the whole answer is a JSON call (or list of them) or one pythonic call."""
+    first = body[:1]
+    if first in ("{", "["):
+        try:
+            value = loads(body)
+        except ValueError:
+            value = None
+        calls = calls_from_value(value, require_arguments=True) if value is not None else None
+        if calls and all(c["name"] in declared for c in calls):
+            return calls, "json"
+        return None, ""
+    if first.isalpha() or first == "_":
+        if body[-1:] != ")" or _WHOLE_PYTHONIC.fullmatch(body) is None:
+            return None, ""
+        calls = pythonic_calls(body)
+        if calls and all(c["name"] in declared for c in calls):
+            return calls, "pythonic"
+    return None, ""
 
 
 def _family_writing(exchange: Exchange, syntax: str) -> str | None:
@@ -123,6 +184,26 @@ def _family_writing(exchange: Exchange, syntax: str) -> str | None:
         if any(m.name == syntax for m in family.tool_call_markup):
             return family.name
     return None
+
+
+_BY_NAME = {m.name: m for m in TOOL_MARKUPS}
+# A bare call's head ('{"name": "' or '[get_weather(') is what a split would hide.
+_BARE_HEAD = 16
+
+
+def _marker_split(text: str, span: tuple[int, int], syntax: str, bounds: list[int]) -> bool:
+    """True when a stream piece boundary cuts one of the block's markers in two."""
+    start, end = span
+    markup = _BY_NAME.get(syntax)
+    if markup is None or markup.bare:
+        return crosses(bounds, start, min(end, start + _BARE_HEAD))
+    for marker in _OPENER_OWNER:
+        at = text.find(marker, start, end)
+        while at >= 0:
+            if crosses(bounds, at, at + len(marker)):
+                return True
+            at = text.find(marker, at + len(marker), end)
+    return False
 
 
 def _visible(text: str, start: int, end: int, markup: ToolMarkup) -> bool:

@@ -34,6 +34,13 @@ CASE_MODULES = (
     "cases_clean",
     "cases_hardneg",
     "cases_ko_zh",
+    "cases_stop_variants",
+    "cases_families",
+    "cases_tool_formats",
+    "cases_preamble_lang",
+    "cases_hardneg_more",
+    "cases_streaming_more",
+    "cases_labels_more",
 )
 
 

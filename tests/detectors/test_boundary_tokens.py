@@ -184,12 +184,37 @@ NEGATIVES = [
     pytest.param("", {}, id="empty"),
 ]
 
-# Outside code the tags are still boundary tokens, but naming them is not leaking reasoning.
+# A delimiter used as a word in an explanation is named, not leaked: no finding at all.
+# Rule (see the "mentions" section of rules/boundary_tokens.py): a markup noun right after
+# or before it, coordination with such a mention, "between X and Y", or a word-like
+# position inside a sentence about markup/models with no reasoning region opened.
 MENTIONS = [
     pytest.param("The model writes its reasoning between <think> and </think>.", id="between"),
-    pytest.param("Wrap it as <thinking>notes</thinking> if you like.", id="short_example"),
     pytest.param("In R1 output the closing tag is </think> followed by the answer.", id="lone_end"),
     pytest.param("Use the <think> tag to mark reasoning in prompts models learn.", id="start"),
+    pytest.param("Qwen3 wraps its reasoning in <think> tags.", id="noun_after_plural"),
+    pytest.param("The </think> token marks the end of the reasoning.", id="token_noun"),
+    pytest.param("To clean the output, strip the ◁think▷ marker first.", id="kimi_marker"),
+    pytest.param("Look for the <|channel|> delimiter in raw harmony output.", id="delimiter"),
+    pytest.param("<think> and </think> tags wrap the chain of thought.", id="coordinated_start"),
+    pytest.param("Tags such as <thinking> should never reach users.", id="noun_before"),
+    pytest.param("Wrap it as <thinking>notes</thinking> if you like the format.", id="short_example"),
+    pytest.param("DeepSeek-R1 ends its reasoning with </think>, then answers.", id="weak_sentence"),
+    pytest.param("If you see </think> in a reply, the reasoning parser is missing.", id="weak_if"),
+    pytest.param("Qwen3 같은 모델은 생각 과정을 <think> 태그로 감쌉니다.", id="ko_tag"),
+    pytest.param("응답에 </think> 토큰이 보이면 파서 설정을 확인하세요.", id="ko_token"),
+    pytest.param("推理模型会把思考过程放在<think>标签里。", id="zh_tag_no_space"),
+    pytest.param("如果回答里出现 </think> 标记，说明解析器没有生效。", id="zh_marker"),
+    pytest.param("推論モデルは思考を <think> タグで囲みます。", id="ja_tag"),
+]
+
+# Real leaks that sit near such words stay leaks.
+NOT_MENTIONS = [
+    pytest.param("<think>The user asks about tags in HTML.</think>Use <b> for bold.", id="leak"),
+    pytest.param("Tags are easy.</think>\n\nUse the <b> tag.", id="lone_end_after_sentence"),
+    pytest.param("The reasoning is done. </think> The answer is 4.", id="sentence_start"),
+    pytest.param("I'll format it as a list </think>\n1. apples", id="end_of_line"),
+    pytest.param("<think> Tags first, then attributes.</think>Use <b>.", id="capitalised_noun"),
 ]
 
 
@@ -220,10 +245,27 @@ def test_negative(detect, text, kwargs):
 
 
 @pytest.mark.parametrize("text", MENTIONS)
-def test_tags_named_mid_sentence_are_not_reasoning(detect, text):
+def test_tags_named_in_explanations_are_clean(detect, text):
+    assert detect(DETECTOR, text) == []
+
+
+@pytest.mark.parametrize("text", NOT_MENTIONS)
+def test_leaks_near_markup_words_are_still_leaks(detect, text):
+    assert _tokens(detect(DETECTOR, text))
+
+
+@pytest.mark.parametrize(
+    ("text", "regions"),
+    [
+        pytest.param("The answer is 4.<|end|>", [], id="harmony_end_closing_the_answer"),
+        pytest.param("We need to greet.<|end|>Hello!", ["lone_end"], id="harmony_end_then_text"),
+        pytest.param("plan plan</think>", ["lone_end"], id="prefilled_family_end_at_the_end"),
+    ],
+)
+def test_lone_end_needs_text_after_unless_prefilled(detect, text, regions):
     found = detect(DETECTOR, text)
     assert _tokens(found)
-    assert _regions(found) == []
+    assert _regions(found) == regions
 
 
 def test_short_harmony_analysis_after_header_is_reasoning(detect):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from detectors import run_detectors
 from detectors.base import registered
 from detectors.families import (
     FAMILIES,
@@ -34,6 +35,12 @@ FAMILY_LEAKS = {
     "granite": "Here is my thought process:\nThey want a list.\n\nHere is my response:\n1. Apples",
     "hunyuan": "<think>\n计算。\n</think>\n<answer>\n42\n</answer>",
     "ernie": "<think>先回忆公式。</think>面积是πr²。",
+    "cohere_command3": "<|START_THINKING|>The user wants the sum.<|END_THINKING|>"
+    "<|START_RESPONSE|>The sum is 7.<|END_RESPONSE|>",
+    "holo2": "The user asks which button to press. The blue one.\n</think>\n\nPress the blue button.",
+    "nemotron_v3": "Need the capital of Peru.\n</think>\nThe capital of Peru is Lima.",
+    "nemotron": "<think>\nThey want a greeting.\n</think>\nHello there!",
+    "olmo3": "Let me count the letters: r appears 3 times.</think>There are 3 r's.",
     "claude": "<thinking>The user wants a short answer.</thinking>Yes.",
     "seed_oss": "<seed:think>Check units.</seed:think>It is 3 km.",
     "hermes": "Sure, here you go!<|im_end|>",
@@ -63,8 +70,46 @@ MARKUP_EXAMPLES = {
     "gemma4": '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
     "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
     "llama3_json": 'Calling: {"name": "get_weather", "parameters": {"city": "Paris"}}',
+    "cohere_action": '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "get_weather", '
+    '"parameters": {"city": "Paris"}}]<|END_ACTION|>',
+    "nemotron_toolcall": '<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+    "</TOOLCALL>",
+    "olmo3_pythonic": "<function_calls>\nget_weather(city='Paris')\n</function_calls>",
+    "llama4_python_start": '<|python_start|>[get_weather(city="Paris")]<|python_end|>',
+    "pythonic": 'I will call [get_weather(city="Paris")] now.',
 }
 PARIS = [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+
+# One clean answer per family that *names* the family's delimiters while explaining them
+# (outside code, in several languages): it must carry no label at all.
+FAMILY_CLEAN = {
+    "qwen3": "Qwen3 wraps its reasoning in <think> tags and closes it with </think> before the "
+    "answer.",
+    "deepseek_r1": "DeepSeek-R1 often omits the opening tag, so only the </think> token shows up.",
+    "deepseek_v3": "V3.1의 thinking 모드는 프롬프트 끝에 <think> 태그를 미리 넣습니다.",
+    "gemma4": "Gemma 4 opens its thought channel with the <|channel> token and ends it with the "
+    "<channel|> token.",
+    "glm45": "GLM-4.5 把推理放在 <think> 标签里，回答前会输出 </think> 标签。",
+    "minimax_m2": "MiniMax-M2 needs the append-think parser because the <think> tag is in the "
+    "prompt.",
+    "kimi_k2": "To clean Kimi output, strip the ◁think▷ marker and the ◁/think▷ marker.",
+    "gpt_oss": "In harmony, every message ends with the <|end|> token and the final one with the "
+    "<|return|> token.",
+    "granite": "Granite 3.2 can also emit the <|thinking|> token before its notes.",
+    "cohere_command3": "Command A puts its plan between the <|START_THINKING|> and "
+    "<|END_THINKING|> tokens.",
+    "holo2": "Holo2는 기본으로 생각 모드가 켜져 있어서 출력에는 </think> 토큰만 보입니다.",
+    "nemotron_v3": "Nemotron 3 Nano ends the prompt with a <think> tag when thinking is enabled.",
+    "nemotron": "Llama-Nemotron writes the <think> tag itself when detailed thinking is on.",
+    "olmo3": "Olmo 3 の推論は </think> タグで終わります。",
+    "hunyuan": "Hunyuan marks the final reply with the <answer> tag after its <think> block.",
+    "ernie": "ERNIE 4.5 Thinking closes its reasoning with the </think> tag.",
+    "claude": "Older prompts asked Claude to reason inside <thinking> tags.",
+    "seed_oss": "Seed-OSS reports its budget inside the <seed:cot_budget_reflect> tag.",
+    "hermes": "ChatML ends every turn with the <|im_end|> token.",
+    "mistral": "Magistral writes its reasoning between [THINK] and [/THINK].",
+    "llama3": "Llama 3 ends a turn with the <|eot_id|> token; Llama 4 uses the <|eot|> token.",
+}
 
 
 def naming(row) -> dict[str, str]:
@@ -145,7 +190,9 @@ def test_own_tool_markup_is_rescued(detect, tools, row):
         assert len(found) == 1, markup.name
         assert found[0].details["syntax"] == markup.name
         assert found[0].details["family"] == row.name
-        assert found[0].details["rescued_calls"] == PARIS
+        assert found[0].details["rescued_calls"] == [
+            {**call, "schema_valid": True, "errors": []} for call in PARIS
+        ]
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].tool_call_markup])
@@ -161,6 +208,55 @@ def test_family_leak_sample(detect, name):
     found = detect("boundary_tokens", FAMILY_LEAKS[name], **naming(row))
     assert boundary(found), name
     assert {f.details["family"] for f in found} == {name}
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY_CLEAN))
+@pytest.mark.parametrize("named", [True, False], ids=["named", "unnamed"])
+def test_family_clean_sample(make_exchange, name, named):
+    kwargs = naming(get_family(name)) if named else {}
+    verdict = run_detectors(make_exchange(FAMILY_CLEAN[name], **kwargs))
+    assert verdict.labels == (), [f.evidence for f in verdict.findings]
+
+
+def _split_pieces(text: str, token: str) -> tuple[str, ...]:
+    """Stream pieces of ``text`` cut inside the first occurrence of ``token``."""
+    at = text.index(token) + max(1, len(token) // 2)
+    return (text[:at], text[at:])
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_own_tokens_split_across_stream_pieces(detect, row):
+    for token in row.visible_tokens:
+        text = f"Answer text. {token} more text."
+        pieces = _split_pieces(text, token)
+        found = boundary(detect("boundary_tokens", text, stream=True, pieces=pieces, **naming(row)))
+        assert [f.details["token"] for f in found] == [token], token
+        assert found[0].details.get("split_across_chunks") is True, token
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY_LEAKS))
+def test_family_leak_split_across_stream_pieces(detect, name):
+    row = get_family(name)
+    text = FAMILY_LEAKS[name]
+    first = min(boundary(detect("boundary_tokens", text, **naming(row))), key=lambda f: f.span)
+    pieces = _split_pieces(text, first.details["token"])
+    found = detect("boundary_tokens", text, stream=True, pieces=pieces, **naming(row))
+    assert [f.details.get("split_across_chunks") for f in boundary(found)][0] is True
+    unsplit = detect("boundary_tokens", text, **naming(row))
+    assert [f.label for f in found] == [f.label for f in unsplit]
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].tool_call_markup])
+def test_own_tool_markup_split_across_stream_pieces(detect, tools, row):
+    for markup in row.tool_call_markup:
+        text = MARKUP_EXAMPLES[markup.name]
+        head = markup.pattern.search(text).start()
+        at = head + 2  # inside the opening marker (or a bare call's head)
+        found = detect(
+            "tool_call_text", text, tools=tools, stream=True, pieces=(text[:at], text[at:])
+        )
+        assert len(found) == 1, markup.name
+        assert found[0].details.get("split_across_chunks") is True, markup.name
 
 
 # --------------------------------------------------------------------------- table invariants
@@ -243,6 +339,10 @@ def test_family_for_unknown_versions_is_every_row_in_table_order(make_exchange):
 
 def test_every_family_row_has_a_leak_sample():
     assert set(FAMILY_LEAKS) == {row.name for row in FAMILIES}
+
+
+def test_every_family_row_has_a_clean_sample():
+    assert set(FAMILY_CLEAN) == {row.name for row in FAMILIES}
 
 
 def test_every_tool_markup_has_an_example():

@@ -189,6 +189,11 @@ NEGATIVES = [
 ]
 
 
+def plain(rescued):
+    """Rescued calls without the schema verdict fields."""
+    return [{"name": c["name"], "arguments": c["arguments"]} for c in rescued]
+
+
 @pytest.mark.parametrize(("text", "syntax", "calls"), POSITIVES)
 def test_positive(detect, tools, text, syntax, calls):
     found = detect(DETECTOR, text, tools=tools)
@@ -196,7 +201,10 @@ def test_positive(detect, tools, text, syntax, calls):
     finding = found[0]
     assert finding.label == "tool_call_as_text"
     assert finding.details["syntax"] == syntax
-    assert finding.details["rescued_calls"] == calls
+    assert plain(finding.details["rescued_calls"]) == calls
+    for rescued in finding.details["rescued_calls"]:
+        assert rescued["schema_valid"] is True
+        assert rescued["errors"] == []
     assert finding.layer == "parser"
     assert finding.remediation == ("rescue" if calls else "regenerate")
     start, end = finding.span

@@ -20,6 +20,7 @@ T.chat(
     "qwen3",
     "en",
     "Clean: explains Qwen3's reasoning tags; every tag is inside an inline code span.",
+    kind="tags-in-code",
     user="How does Qwen3 separate its reasoning from the answer?",
     reasoning="Explain think tags, enable_thinking, reasoning parser.",
     content=(
@@ -36,6 +37,7 @@ T.chat(
     "ko",
     "Clean: a fenced code block shows raw DeepSeek-R1 output with a lone end tag; it is an example, not a "
     "leak.",
+    kind="tags-in-code",
     user="DeepSeek-R1 원본 출력은 어떻게 생겼어요?",
     reasoning="R1 원본은 시작 태그 없이 추론 후 종료 태그.",
     content=(
@@ -50,6 +52,7 @@ T.chat(
     "glm45",
     "zh",
     "Clean: the harmony format is shown in a ~~~ fenced block with explanation around it.",
+    kind="tags-in-code",
     user="gpt-oss 的 harmony 格式长什么样？",
     reasoning="用代码块展示 analysis 和 final 两个通道。",
     content=(
@@ -65,6 +68,7 @@ T.chat(
     "gpt_oss",
     "en",
     "Clean: harmony token names appear wrapped directly in double quotes.",
+    kind="tags-in-quotes",
     user="Which harmony tokens end a gpt-oss turn?",
     reasoning="<|return|> for final, <|call|> for tool calls, <|end|> for message end.",
     content=(
@@ -79,6 +83,7 @@ T.chat(
     "qwen3",
     "ja",
     "Clean: Japanese explanation with the tags wrapped in 「」 quotes.",
+    kind="tags-in-quotes",
     user="Qwen3の出力に出てくる思考タグは何ですか？",
     reasoning="「<think>」「</think>」の説明。",
     content=(
@@ -92,6 +97,7 @@ T.chat(
     "kimi_k2",
     "ko",
     "Clean: Kimi's delimiters quoted with curly quotes in a Korean explanation.",
+    kind="tags-in-quotes",
     user="Kimi K2 Thinking은 추론 구간을 어떻게 표시해요?",
     reasoning="Kimi delimiters explanation.",
     content=(
@@ -105,6 +111,7 @@ T.chat_stream(
     "qwen3",
     "en",
     "Clean: streamed explanation where an inline code span holding <think> is split across chunks.",
+    kind="tags-in-code",
     user="What does the <think> tag mean in model output?",
     deltas=[
         Rs("Explain tag as code."),
@@ -121,6 +128,7 @@ T.msg(
     "claude",
     "en",
     "Clean: a Messages answer about prompt-writing that mentions <thinking> tags inside code spans.",
+    kind="tags-in-code",
     user="How do I stop a model from writing its internal tags in the answer?",
     blocks=[
         TX(
@@ -136,6 +144,7 @@ T.chat(
     "kimi_k2_sglang",
     "zh",
     "Clean: explains tokens of several families inside one fenced block, with prose before and after.",
+    kind="tags-in-code",
     user="不同模型的推理分隔符有哪些？",
     rkey="reasoning_content",
     reasoning="列举几种分隔符，用代码块。",
@@ -154,6 +163,7 @@ T.chat(
     "en",
     "Clean: tools are declared, but the example call JSON sits in a code fence with explanatory prose "
     "around it (the user asked what a call looks like).",
+    kind="call-json-explained",
     user="What would a call to the weather tool look like for Seoul?",
     tools=["get_weather"],
     reasoning="User asks for an example, not to call it.",
@@ -170,6 +180,7 @@ T.chat(
     "hermes",
     "zh",
     "Clean: Hermes markup explained inside inline code, tools declared, no call intended.",
+    kind="call-json-explained",
     user="Hermes 模型的工具调用格式是什么样的？",
     tools=["search_web"],
     content=(
@@ -183,6 +194,7 @@ T.chat(
     "mistral",
     "en",
     "Clean: Mistral's [TOOL_CALLS] marker explained inside inline code; tools declared.",
+    kind="call-json-explained",
     user="How does Mistral mark tool calls in raw output?",
     tools=["search_web"],
     content=(
@@ -198,6 +210,7 @@ T.chat(
     "en",
     "Clean: no tools and no response_format were declared; the user asked for example JSON and the "
     "answer is a call-shaped JSON object (tool_call_as_text needs declared tools).",
+    kind="json-answer",
     user="Give me only an example JSON for a get_weather function call with the city Paris. No explanation.",
     content=J({"name": "get_weather", "arguments": {"city": "Paris"}}),
 )
@@ -207,6 +220,7 @@ T.chat(
     "qwen3",
     "ko",
     "Clean: a JSON answer with no tools and no response_format declared.",
+    kind="json-answer",
     user="우리 팀원 세 명(지민 28세, 현우 31세, 소라 26세)을 JSON 배열로 만들어 줘",
     reasoning="name, age 객체 배열.",
     content=J(
@@ -219,6 +233,7 @@ T.chat(
     "deepseek_v3",
     "en",
     "Clean: final answer after a tool result; quotes part of the tool's JSON inside a fence with prose.",
+    kind="json-answer",
     user="What did the order lookup say?",
     tools=["get_order_status"],
     history=[
@@ -257,6 +272,7 @@ T.chat(
     "ko",
     "Clean: opens with advice addressed to the user ('먼저 … 확인해 보세요'), not the assistant's own "
     "progress.",
+    kind="preamble-lookalike",
     user="월세 계약 전에 뭘 확인해야 돼요?",
     reasoning="등기부등본, 선순위 채권, 특약.",
     content=(
@@ -271,6 +287,7 @@ T.chat(
     "deepseek_r1",
     "zh",
     "Clean: opens with a suggestion to the user ('建议你先查一下…'), not an interim progress sentence.",
+    kind="preamble-lookalike",
     user="装修公司拖延工期怎么办？",
     reasoning="查合同违约条款、书面催告、协商、投诉。",
     content=(
@@ -284,6 +301,7 @@ T.chat(
     "qwen3",
     "en",
     "Clean: the phrase 'Let me check that.' appears only inside quotes in the middle of the answer.",
+    kind="preamble-lookalike",
     user="How do I stop my support bot from starting replies with filler?",
     reasoning="Instruction to answer directly.",
     content=(
@@ -299,6 +317,7 @@ T.resp(
     "en",
     "Clean: commentary item exists but renders_phases is false; the final answer starts with the answer and "
     "ends with 'Let me know…'.",
+    kind="phase-hidden",
     user="Which of the two laptops I listed has better battery life?",
     client={"reasoning_field": None, "renders_phases": False},
     items=[
@@ -319,6 +338,7 @@ T.chat(
     "qwen3",
     "en",
     "Clean: self-talk and even a literal </think> exist only in the reasoning field; content is clean.",
+    kind="reasoning-field-only",
     user="What's the boiling point of water at the top of Mount Everest?",
     reasoning=(
         "Okay, so the user is asking about boiling point at altitude. Pressure about a third of sea level, "
@@ -332,6 +352,7 @@ T.chat(
     "deepseek_r1_sglang",
     "zh",
     "Clean: reasoning_content contains tool-call markup and self-talk; the visible content is a plain answer.",
+    kind="reasoning-field-only",
     user="北京到上海的高铁要多久？",
     rkey="reasoning_content",
     reasoning="嗯，用户问的是京沪高铁时长。可以调用<tool_call>搜索，但常识即可：最快约4小时18分。",
@@ -343,6 +364,7 @@ T.chat(
     "qwen3",
     "en",
     "Clean: an answer that explains how reasoning models talk to themselves, quoting typical self-talk.",
+    kind="self-talk-lookalike",
     user="Why do reasoning models sometimes start answers with 'Okay, so the user is asking'?",
     reasoning="Explain leak of untagged reasoning.",
     content=(
@@ -358,6 +380,7 @@ T.chat(
     "glm45",
     "ko",
     "Clean: '생각' used naturally in the middle of an answer; not self-talk.",
+    kind="self-talk-lookalike",
     user="전세랑 월세 중에 뭐가 나을까요?",
     reasoning="기회비용, 보증금 리스크.",
     content=(
@@ -372,6 +395,7 @@ T.chat(
     "kimi_k2",
     "zh",
     "Clean: '思考' used naturally in a Chinese answer.",
+    kind="self-talk-lookalike",
     user="怎样提高批判性思考能力？",
     reasoning="提问、证据、反方观点、写作。",
     content=(
@@ -385,6 +409,7 @@ T.chat(
     "minimax_m2",
     "en",
     "Clean: 'I think' and 'design thinking' in ordinary prose, mid-answer.",
+    kind="self-talk-lookalike",
     user="Is design thinking still useful for product teams?",
     reasoning="Yes, with caveats.",
     content=(
@@ -401,6 +426,7 @@ T.chat(
     "ko",
     "Clean: a product-analytics answer where '사용자가' is the subject of an ordinary sentence, not "
     "self-talk about the person asking.",
+    kind="self-talk-lookalike",
     user="회원가입 전환율이 떨어졌는데 어디부터 봐야 해요?",
     rkey="reasoning_content",
     reasoning="퍼널 단계별 이탈, 최근 배포, 유입 채널.",
@@ -416,6 +442,7 @@ T.chat(
     "deepseek_v3",
     "zh",
     "Clean: '用户' as the subject of a product answer, not self-talk.",
+    kind="self-talk-lookalike",
     user="App的日活下降了，怎么分析原因？",
     content=(
         "用户流失通常可以从三个方向排查：一是渠道，看新增用户的来源是否变化；二是版本，对比最近一次发版前后的"
@@ -429,6 +456,7 @@ T.chat(
     "llama3",
     "en",
     "Clean: HTML-like tags in the answer (details/summary) are not reasoning delimiters.",
+    kind="other-markup",
     user="How do I make a collapsible section in a GitHub README?",
     content=(
         "GitHub renders HTML details blocks, so you can write:\n\n"
@@ -442,6 +470,7 @@ T.msg(
     "claude",
     "zh",
     "Clean: a thinking block holds the reasoning; the text block starts with the answer.",
+    kind="reasoning-field-only",
     user="长期熬夜对身体有哪些影响？",
     thinking=1024,
     blocks=[
@@ -459,6 +488,7 @@ T.chat_stream(
     "en",
     "Clean: a stream whose reasoning ends with a literal </think> in the reasoning field only; content is "
     "separate and clean.",
+    kind="reasoning-field-only",
     user="What's the plural of 'cactus'?",
     deltas=[
         Rs("Both cacti and cactuses accepted.</think>"),
@@ -471,6 +501,7 @@ T.resp(
     "gpt_oss",
     "ja",
     "Clean: the reasoning item holds analysis-channel text; the message is clean.",
+    kind="reasoning-field-only",
     user="日本の消費税率は？",
     items=[
         RS("analysis: standard 10%, reduced 8% for food and newspapers."),

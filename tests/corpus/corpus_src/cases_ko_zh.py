@@ -722,6 +722,7 @@ HARD.chat(
     "deepseek_r1_0528",
     "zh",
     "Clean: Chinese explanation of R1's end tag, always inside inline code.",
+    kind="tags-in-code",
     user="为什么 DeepSeek-R1 的输出里有时只有结束标签？",
     reasoning="解释模板预填开始标签。",
     content=(
@@ -735,6 +736,7 @@ HARD.chat(
     "qwen3",
     "ko",
     "Clean: tools declared; a Korean answer shows an example call JSON in a fence with prose around it.",
+    kind="call-json-explained",
     user="환율 변환 도구를 부를 때 인자는 어떤 형식이에요?",
     tools=["convert_currency"],
     reasoning="예시만 보여 달라는 요청.",
@@ -750,6 +752,7 @@ HARD.chat(
     "qwen3_coder",
     "zh",
     "Clean: Qwen3-Coder XML call format shown in a fenced block, explained, tools declared.",
+    kind="call-json-explained",
     user="Qwen3-Coder 的工具调用原始格式是什么？",
     tools=["read_file"],
     content=(
@@ -764,6 +767,7 @@ HARD.msg(
     "claude",
     "ko",
     "Clean: Korean Messages answer that names <thinking> only inside code spans.",
+    kind="tags-in-code",
     user="Claude 답변에 태그가 섞여 나오면 어떻게 해요?",
     blocks=[
         TX(
@@ -779,6 +783,7 @@ HARD.chat(
     "mistral",
     "ja",
     "Clean: Japanese explanation with [TOOL_CALLS] inside inline code; tools declared.",
+    kind="call-json-explained",
     user="Mistralのツール呼び出しはどんな形式で出力されますか？",
     tools=["search_web"],
     content=(
@@ -792,6 +797,7 @@ HARD.chat(
     "glm45",
     "zh",
     "Clean: a JSON answer with no tools and no response_format declared.",
+    kind="json-answer",
     user="把北京、上海、广州三个城市和它们的区号整理成 JSON。",
     reasoning="区号 010, 021, 020。",
     content=J({"北京": "010", "上海": "021", "广州": "020"}),
@@ -802,6 +808,7 @@ HARD.chat_stream(
     "qwen3_sglang",
     "ko",
     "Clean: reasoning_content deltas contain a literal <think> tag and self-talk; content deltas are clean.",
+    kind="reasoning-field-only",
     user="라면 물은 몇 ml가 적당해요?",
     rkey="reasoning_content",
     deltas=[
@@ -818,6 +825,7 @@ HARD.chat(
     "gemma4",
     "en",
     "Clean: Gemma 4 channel tokens named inside inline code.",
+    kind="tags-in-code",
     user="What tokens does Gemma 4 use for its thinking output?",
     tkw={"enable_thinking": True},
     reasoning="Explain channel tokens.",

@@ -420,6 +420,7 @@ T.msg(
     "claude",
     "zh",
     "Clean: a text block accompanies a valid tool_use block (not a preamble by LABELS).",
+    kind="call-with-text",
     user="巴黎现在天气怎么样？",
     tools=["get_weather"],
     stop_reason="tool_use",

@@ -243,6 +243,7 @@ T.chat(
     "en",
     "Clean: 'Let me know if you need anything else.' closes the answer; it is not an opening progress "
     "sentence.",
+    kind="let-me-know",
     user="How do I undo my last git commit but keep the changes?",
     reasoning="git reset --soft HEAD~1.",
     content=(
@@ -257,6 +258,7 @@ T.chat(
     "glm45",
     "ko",
     "Clean: the closing '더 궁금한 점이 있으면 말씀해 주세요.' is not a preamble.",
+    kind="let-me-know",
     user="전입신고는 이사 후 며칠 안에 해야 하나요?",
     reasoning="14일 이내.",
     content=(
@@ -270,6 +272,7 @@ T.chat(
     "deepseek_r1",
     "zh",
     "Clean: answer first, closing offer at the end.",
+    kind="let-me-know",
     user="护照过期了还能用来坐高铁吗？",
     reasoning="过期护照不能作为有效身份证件购票乘车。",
     content=(
@@ -283,6 +286,7 @@ T.chat(
     "qwen3",
     "en",
     "Clean: a progress sentence that accompanies a structured tool call (excluded by LABELS).",
+    kind="call-with-text",
     user="Search for the best-reviewed budget mechanical keyboards.",
     tools=["search_web"],
     reasoning="Search.",
@@ -298,6 +302,7 @@ T.chat(
     "kimi_k2",
     "zh",
     "Clean: '我先查一下北京的天气。' accompanies a structured call.",
+    kind="call-with-text",
     user="北京今天冷不冷？",
     tools=["get_weather"],
     reasoning="调用天气。",
@@ -311,6 +316,7 @@ T.chat(
     "deepseek_v3",
     "en",
     "Clean: the answer starts with the answer ('Here are three options:' followed directly by them).",
+    kind="preamble-lookalike",
     user="What are some good alternatives to a standing desk?",
     content=(
         "Here are three options:\n\n"
@@ -325,6 +331,7 @@ T.chat(
     "qwen3",
     "ja",
     "Clean: Japanese closing 'ご不明な点があればお知らせください。' at the end only.",
+    kind="let-me-know",
     user="年末調整で生命保険料控除を受けるには何が必要？",
     reasoning="保険会社からの控除証明書。",
     content=(
@@ -339,6 +346,7 @@ T.chat(
     "minimax_m2",
     "en",
     "Clean: an 'I'll' sentence in the middle of the answer is not an opening progress sentence.",
+    kind="preamble-lookalike",
     user="My cat keeps scratching the sofa. What can I do?",
     reasoning="Scratching posts, deterrents, nail trims.",
     content=(
@@ -354,6 +362,7 @@ T.chat_stream(
     "qwen3_sglang",
     "ko",
     "Clean: answer-first Korean stream; the only '확인' is advice to the user at the end.",
+    kind="preamble-lookalike",
     user="중고차 살 때 꼭 봐야 할 게 뭐예요?",
     rkey="reasoning_content",
     deltas=[

@@ -259,6 +259,7 @@ T.resp(
     "gpt5",
     "en",
     "Clean: same shape as a rendered commentary case, but the client filters commentary out.",
+    kind="phase-hidden",
     user="How much is 800 Canadian dollars in US dollars?",
     tools=["convert_currency"],
     client=HIDES,
@@ -274,6 +275,7 @@ T.resp(
     "gpt5",
     "ko",
     "Clean: renders_phases unknown (null): LABELS does not fire commentary_rendered.",
+    kind="phase-hidden",
     user="서울 지금 미세먼지 심해?",
     tools=["search_web"],
     client=UNKNOWN,
@@ -289,6 +291,7 @@ T.resp(
     "gpt5_mini",
     "zh",
     "Clean: no client field at all (unknown renderer); commentary not counted.",
+    kind="phase-hidden",
     user="查一下苹果公司的股价。",
     tools=["get_stock_quote"],
     client=False,
@@ -305,6 +308,7 @@ T.resp(
     "en",
     "Clean: commentary + final_answer, but the client hides commentary; the visible final answer starts "
     "with the answer.",
+    kind="phase-hidden",
     user="Summarize the refund policy I pasted in one sentence.",
     client=HIDES,
     items=[
@@ -323,6 +327,7 @@ T.resp_stream(
     "gpt5",
     "ko",
     "Clean: streamed commentary + final_answer with a client that filters commentary.",
+    kind="phase-hidden",
     user="위에 붙인 로그에서 에러 원인만 알려줘",
     client=HIDES,
     items=[
@@ -370,6 +375,7 @@ T.resp(
     "en",
     "Clean: schema JSON appears in both commentary and final items, but the client hides commentary and "
     "the final answer is one valid JSON value.",
+    kind="phase-hidden",
     user="Classify: 'Please add dark mode to the web dashboard.'",
     text=tf_schema("ticket"),
     client=HIDES,

@@ -570,6 +570,7 @@ T.chat_stream(
     "zh",
     "Clean: two parallel structured tool calls with valid arguments, and a short sentence that accompanies "
     "them (not a preamble, because structured calls exist).",
+    kind="call-with-text",
     user="帮我查一下上海和北京现在的天气。",
     tools=["get_weather"],
     rkey="reasoning_content",
@@ -678,6 +679,7 @@ T.chat_stream(
     "deepseek_r1_sglang",
     "en",
     "Clean: the word 'think' appears in normal prose; reasoning is in its own chunks.",
+    kind="self-talk-lookalike",
     user="Is it worth learning Rust if I already know Go?",
     rkey="reasoning_content",
     deltas=[
@@ -699,6 +701,7 @@ T.chat_stream(
     "kimi_k2_sglang",
     "zh",
     "Clean: Kimi K2 on SGLang with reasoning_content; answer mentions 思考 naturally.",
+    kind="self-talk-lookalike",
     user="怎样培养孩子的独立思考能力？",
     rkey="reasoning_content",
     deltas=[

@@ -497,6 +497,7 @@ T.chat(
     "qwen3",
     "ko",
     "Clean: a progress sentence accompanies a valid structured call, which LABELS excludes from preamble.",
+    kind="call-with-text",
     user="주문번호 KR-330912 배송 어디쯤 왔어요?",
     tools=["get_order_status"],
     reasoning="주문 상태 조회 도구 호출.",
@@ -583,6 +584,7 @@ T.chat(
     "en",
     "Clean: DeepSeek-V3.1 non-thinking mode with deepseek_v31 tool parser; valid call and a short "
     "accompanying sentence.",
+    kind="call-with-text",
     user="Read the first 30 lines of README.md",
     tools=["read_file"],
     content="Sure, opening README.md.",

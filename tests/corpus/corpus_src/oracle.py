@@ -9,6 +9,7 @@ case is mislabeled or the event was built wrong.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -237,8 +238,29 @@ BOUNDARY_TOKENS = (
     # Gemma 4 reasoning channel delimiters ("any known family")
     "<|channel>",
     "<channel|>",
+    # Cohere Command A reasoning
+    "<|START_THINKING|>",
+    "<|END_THINKING|>",
+    "<|START_RESPONSE|>",
+    "<|END_RESPONSE|>",
 )
-TOOL_MARKUP = ("<tool_call>", "[TOOL_CALLS]", "<|python_tag|>", "to=functions.", "<function=")
+TOOL_MARKUP = (
+    "<tool_call>",
+    "[TOOL_CALLS]",
+    "<|python_tag|>",
+    "to=functions.",
+    "<function=",
+    # DeepSeek V3 / V3.1 (fullwidth bars and U+2581)
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    # Kimi K2
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    # GLM-4.5 argument tags (the call itself opens with <tool_call>)
+    "<arg_key>",
+    # Granite
+    "<|tool_call|>",
+)
 
 _FENCE = re.compile(r"(^|\n)[ \t]*(```|~~~)[^\n]*\n.*?(\n[ \t]*\2[ \t]*(?=\n|$)|$)", re.S)
 _INLINE = re.compile(r"`[^`\n]+`")
@@ -280,6 +302,7 @@ REASONING_PAIRS = (
     ("[THINK]", "[/THINK]"),
     ("<|channel>thought", "<channel|>"),
     ("<|channel|>analysis<|message|>", "<|end|>"),
+    ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("Here is my thought process:", "Here is my response:"),
 )
 
@@ -331,6 +354,51 @@ def whole_text_call(text: str, declared: dict[str, Any]) -> bool:
     )
 
 
+def _pythonic_calls(line: str, declared: dict[str, Any]) -> bool:
+    """A Llama 3.2 / Llama 4 pythonic call list, e.g. ``[get_weather(city="Seoul")]``."""
+    line = line.strip()
+    if not (line.startswith("[") and line.endswith("]")):
+        return False
+    try:
+        node = ast.parse(line, mode="eval").body
+    except SyntaxError:
+        return False
+    return (
+        isinstance(node, ast.List)
+        and bool(node.elts)
+        and all(
+            isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Name)
+            and c.func.id in declared
+            and not c.args
+            for c in node.elts
+        )
+    )
+
+
+def embedded_calls(text: str, declared: dict[str, Any]) -> list[str]:
+    """Calls written outside code that are not marked up with a family token: a line holding a
+    pythonic call list, or a Llama-3 style ``{"name": declared, "parameters": {...}}`` object."""
+    bare = outside_code(text)
+    found = []
+    if any(_pythonic_calls(line, declared) for line in bare.splitlines()):
+        found.append("pythonic call")
+    dec = json.JSONDecoder()
+    for m in re.finditer(r"\{", bare):
+        try:
+            val, _ = dec.raw_decode(bare, m.start())
+        except ValueError:
+            continue
+        if (
+            isinstance(val, dict)
+            and val.get("name") in declared
+            and isinstance(val.get("parameters"), dict)
+        ):
+            found.append("name/parameters JSON")
+            break
+    return found
+
+
 # ------------------------------------------------------------------ the checks
 
 
@@ -378,6 +446,8 @@ def mechanical_labels(f: Flat) -> set[str]:
     return out
 
 
+MENTION = "mention-as-noun"
+
 MECHANICAL = {
     "truncated",
     "final_in_reasoning",
@@ -400,17 +470,38 @@ def check_case(case: dict[str, Any]) -> list[str]:
             problems.append(f"{label}: oracle says {label in mech}, case says {label in expected}")
 
     found = tokens_outside(f.visible, BOUNDARY_TOKENS)
-    if found and "boundary_token" not in expected:
-        problems.append(f"boundary_token missing although {found} is visible outside code")
-    if "boundary_token" in expected and not found:
-        problems.append("boundary_token expected but no known delimiter is visible outside code")
-
-    if tagged_reasoning_visible(f.visible) and "reasoning_leak" not in expected:
-        problems.append("reasoning_leak missing although delimited reasoning is visible")
+    if MENTION in case["note"]:
+        # An answer that explains a delimiter and names it in plain prose ("Qwen3 wraps its
+        # reasoning in <think> tags") is clean by the product spec; the case must really show a
+        # bare token, and must be clean.
+        if not found:
+            problems.append(f"note says {MENTION} but no delimiter is named outside code/quotes")
+        if expected:
+            problems.append(f"a {MENTION} case must be clean")
+    else:
+        if found and "boundary_token" not in expected:
+            problems.append(f"boundary_token missing although {found} is visible outside code")
+        if "boundary_token" in expected and not found:
+            problems.append(
+                "boundary_token expected but no known delimiter is visible outside code"
+            )
+        if tagged_reasoning_visible(f.visible) and "reasoning_leak" not in expected:
+            problems.append("reasoning_leak missing although delimited reasoning is visible")
     if "reasoning_leak" in expected and not f.visible:
         problems.append("reasoning_leak expected but visible text is empty")
+    form = case.get("reasoning_form")
+    if ("reasoning_leak" in expected) != (form is not None):
+        problems.append("reasoning_form must be set exactly on reasoning_leak positives")
+    elif form is not None:
+        tagged = tagged_reasoning_visible(f.visible)
+        if form not in ("tagged", "untagged") or (form == "tagged") != tagged:
+            problems.append(f"reasoning_form {form!r} disagrees with the visible text")
+    if case.get("kind") is not None and expected:
+        problems.append("kind is only for clean cases")
 
     markup = tokens_outside(f.visible, TOOL_MARKUP)
+    if f.declared:
+        markup += embedded_calls(f.visible, f.declared)
     as_text_possible = bool(f.declared) and not f.calls
     if "tool_call_as_text" in expected:
         if not as_text_possible:

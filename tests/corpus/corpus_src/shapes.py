@@ -48,7 +48,29 @@ THEME_FILES = {
     "messages": "messages_api.jsonl",
     "clean": "clean.jsonl",
     "hardneg": "hard_negatives.jsonl",
+    "families": "families.jsonl",
+    "tool_formats": "tool_formats.jsonl",
+    "stop_variants": "stop_variants.jsonl",
 }
+
+# Kinds of hard negatives (clean cases that look like a leak to a naive matcher); the optional
+# ``kind`` field of a clean case names one of these.
+HARDNEG_KINDS = (
+    "tags-in-code",
+    "tags-in-quotes",
+    "mention-as-noun",
+    "code-prints-tags",
+    "json-answer",
+    "call-json-explained",
+    "call-with-text",
+    "let-me-know",
+    "preamble-lookalike",
+    "self-talk-lookalike",
+    "reasoning-field-only",
+    "phase-hidden",
+    "other-markup",
+)
+REASONING_FORMS = ("tagged", "untagged")
 
 _BASE_TS = datetime(2026, 10, 7, 1, 0, 0, tzinfo=UTC)
 _THEME_ORDER = list(THEME_FILES)
@@ -248,7 +270,16 @@ class Theme:
         self.name = name
 
     # -- registry --------------------------------------------------------
-    def _add(self, labels: list[str], prof: Profile, lang: str, note: str, build) -> dict[str, Any]:
+    def _add(
+        self,
+        labels: list[str],
+        prof: Profile,
+        lang: str,
+        note: str,
+        build,
+        tags: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        tags = dict(tags or {})
         for label in labels:
             if label not in LABELS:
                 raise ValueError(f"unknown label {label!r}")
@@ -276,8 +307,9 @@ class Theme:
             "family": prof.family,
             "lang": lang,
             "note": note,
-            "event": event,
         }
+        case.update(_case_tags(labels, event, tags))
+        case["event"] = event
         CASES[self.name].append(case)
         return case
 
@@ -341,8 +373,12 @@ class Theme:
         tkw: dict[str, Any] | None = None,
         client: dict[str, Any] | None | bool = None,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
 
         def build(case_id: str, created: int) -> dict[str, Any]:
             req = self._chat_request(
@@ -401,7 +437,7 @@ class Theme:
                 out["client"] = cl
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
 
     def chat_stream(
         self,
@@ -425,8 +461,12 @@ class Theme:
         client: dict[str, Any] | None | bool = None,
         usage_chunk: bool = False,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
         flat: list[dict[str, Any]] = []
         for d in deltas:
             flat.extend(d if isinstance(d, list) else [d])
@@ -493,7 +533,7 @@ class Theme:
                 out["client"] = cl
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
 
     # -- responses -------------------------------------------------------------
     @staticmethod
@@ -600,8 +640,12 @@ class Theme:
         effort: str | None = None,
         client: dict[str, Any] | None | bool = None,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
         if status == "incomplete" and reason is None:
             reason = "max_output_tokens"
 
@@ -629,7 +673,7 @@ class Theme:
                 out["client"] = cl
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
 
     def resp_stream(
         self,
@@ -649,8 +693,12 @@ class Theme:
         effort: str | None = None,
         client: dict[str, Any] | None | bool = None,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
         if status == "incomplete" and reason is None:
             reason = "max_output_tokens"
 
@@ -782,7 +830,7 @@ class Theme:
                 out["client"] = cl
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
 
     # -- messages ----------------------------------------------------------------
     @staticmethod
@@ -873,8 +921,12 @@ class Theme:
         stop_sequences: list[str] | None = None,
         client: dict[str, Any] | None | bool = None,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
 
         def build(case_id: str, created: int) -> dict[str, Any]:
             req = self._msg_request(
@@ -905,7 +957,7 @@ class Theme:
                 out["client"] = client
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
 
     def msg_stream(
         self,
@@ -927,8 +979,12 @@ class Theme:
         ping: bool = True,
         client: dict[str, Any] | None | bool = None,
         extra: dict[str, Any] | None = None,
+        group: str | None = None,
+        kind: str | None = None,
+        reasoning_form: str | None = None,
     ) -> dict[str, Any]:
         prof = get_profile(profile)
+        tags = {"group": group, "kind": kind, "reasoning_form": reasoning_form}
 
         def build(case_id: str, created: int) -> dict[str, Any]:
             req = self._msg_request(
@@ -1041,7 +1097,33 @@ class Theme:
                 out["client"] = client
             return out
 
-        return self._add(labels, prof, lang, note, build)
+        return self._add(labels, prof, lang, note, build, tags)
+
+
+def _case_tags(labels: list[str], event: dict[str, Any], tags: dict[str, Any]) -> dict[str, Any]:
+    """The optional case fields: ``group``, ``kind`` (clean hard negatives) and ``reasoning_form``
+    (``reasoning_leak`` positives; derived from the visible text when not given)."""
+    from .oracle import flatten, tagged_reasoning_visible  # oracle does not import shapes
+
+    out: dict[str, Any] = {}
+    if tags.get("group"):
+        out["group"] = tags["group"]
+    kind = tags.get("kind")
+    if kind is not None:
+        if labels:
+            raise ValueError("kind is only for clean cases (hard negatives)")
+        if kind not in HARDNEG_KINDS:
+            raise ValueError(f"unknown hard-negative kind {kind!r}")
+        out["kind"] = kind
+    form = tags.get("reasoning_form")
+    if "reasoning_leak" in labels:
+        derived = "tagged" if tagged_reasoning_visible(flatten(event).visible) else "untagged"
+        if form is not None and form != derived:
+            raise ValueError(f"reasoning_form {form!r} but the visible text is {derived}")
+        out["reasoning_form"] = derived
+    elif form is not None:
+        raise ValueError("reasoning_form is only for reasoning_leak positives")
+    return out
 
 
 def _msg_tokens(content: list[dict[str, Any]]) -> int:

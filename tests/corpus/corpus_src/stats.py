@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .shapes import LABELS
+from .shapes import HARDNEG_KINDS, LABELS
+
+LANGS = ("en", "ko", "zh", "ja")
 
 
 def api_key(event: dict[str, Any]) -> str:
@@ -53,4 +55,48 @@ def coverage(cases: list[dict[str, Any]]) -> str:
     lines.append("|---|---:|")
     for fam, k in sorted(per_family.items(), key=lambda kv: (-kv[1], kv[0])):
         lines.append(f"| {fam} | {k} |")
+
+    forms: dict[str, Counter[str]] = {"tagged": Counter(), "untagged": Counter()}
+    for c in cases:
+        if "reasoning_form" in c:
+            forms[c["reasoning_form"]][c["lang"]] += 1
+    lines += [
+        "",
+        "| reasoning_leak form | cases | en | ko | zh | ja |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for form, g in forms.items():
+        lines.append(
+            f"| {form} | {sum(g.values())} | " + " | ".join(str(g[x]) for x in LANGS) + " |"
+        )
+
+    kinds: dict[str, Counter[str]] = {k: Counter() for k in HARDNEG_KINDS}
+    for c in cases:
+        if "kind" in c:
+            kinds[c["kind"]][c["lang"]] += 1
+    total = sum(sum(g.values()) for g in kinds.values())
+    lines += ["", f"| hard negative kind ({total}) | cases | en | ko | zh | ja |"]
+    lines.append("|---|---:|---:|---:|---:|---:|")
+    for kind, g in kinds.items():
+        lines.append(
+            f"| {kind} | {sum(g.values())} | " + " | ".join(str(g[x]) for x in LANGS) + " |"
+        )
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for c in cases:
+        if "group" in c:
+            groups.setdefault(c["group"], []).append(c)
+    lines += ["", "| group | family | lang | leaking variant | labels |", "|---|---|---|---|---|"]
+    for name, members in sorted(groups.items()):
+        leaky = [c for c in members if c["expected_labels"]]
+        variants = ", ".join(
+            f"{'stream' if 'chunks' in c['event'] else 'non-stream'}"
+            f"{'+stop' if c['event']['request'].get('stop') else ''}"
+            for c in leaky
+        )
+        labels = sorted({label for c in leaky for label in c["expected_labels"]})
+        lines.append(
+            f"| {name} | {members[0]['family']} | {members[0]['lang']} | {variants} | "
+            f"{', '.join(labels)} |"
+        )
     return "\n".join(lines)
