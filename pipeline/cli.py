@@ -9,7 +9,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.config import DEFAULT_DATA_DIR, ENV_BOOTSTRAP, ENV_DATA_DIR, Settings, from_env
+from pipeline.config import (
+    DEFAULT_DATA_DIR,
+    ENV_BOOTSTRAP,
+    ENV_DATA_DIR,
+    Settings,
+    from_env,
+    security_from_env,
+)
 from pipeline.errors import LeaklineError
 
 EPILOG = f"""\
@@ -30,6 +37,37 @@ def _add_bootstrap(p: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help=f"Kafka bootstrap server (default: ${ENV_BOOTSTRAP} or 127.0.0.1:9092)",
     )
+    group = p.add_argument_group(
+        "Kafka security", "SASL/TLS for every client; the password only via $LEAKLINE_SASL_PASSWORD"
+    )
+    group.add_argument(
+        "--security-protocol",
+        default=argparse.SUPPRESS,
+        choices=["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"],
+        help="default: $LEAKLINE_SECURITY_PROTOCOL or PLAINTEXT",
+    )
+    group.add_argument(
+        "--sasl-mechanism",
+        default=argparse.SUPPRESS,
+        choices=["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"],
+        help="default: $LEAKLINE_SASL_MECHANISM",
+    )
+    group.add_argument(
+        "--sasl-username", default=argparse.SUPPRESS, help="default: $LEAKLINE_SASL_USERNAME"
+    )
+    group.add_argument(
+        "--ssl-cafile", default=argparse.SUPPRESS, help="CA bundle (default: $LEAKLINE_SSL_CAFILE)"
+    )
+    group.add_argument(
+        "--ssl-certfile",
+        default=argparse.SUPPRESS,
+        help="client certificate (default: $LEAKLINE_SSL_CERTFILE)",
+    )
+    group.add_argument(
+        "--ssl-keyfile",
+        default=argparse.SUPPRESS,
+        help="client key (default: $LEAKLINE_SSL_KEYFILE)",
+    )
 
 
 def _add_data_dir(p: argparse.ArgumentParser) -> None:
@@ -42,6 +80,16 @@ def _add_data_dir(p: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace, **extra: object) -> Settings:
+    if "bootstrap" in vars(args):  # the command talks to Kafka
+        flags = vars(args)
+        extra["security"] = security_from_env(
+            protocol=flags.get("security_protocol"),
+            sasl_mechanism=flags.get("sasl_mechanism"),
+            sasl_username=flags.get("sasl_username"),
+            ssl_cafile=flags.get("ssl_cafile"),
+            ssl_certfile=flags.get("ssl_certfile"),
+            ssl_keyfile=flags.get("ssl_keyfile"),
+        )
     return from_env(
         bootstrap=getattr(args, "bootstrap", None),
         data_dir=getattr(args, "data_dir", None),

@@ -7,6 +7,8 @@ import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pipeline.errors import LeaklineError
+
 ENV_BOOTSTRAP = "LEAKLINE_BOOTSTRAP"
 ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
 
@@ -19,6 +21,34 @@ class Topics:
     events: str = "gateway.events"
     dlq: str = "gateway.events.dlq"
     samples: str = "leak.samples"
+
+
+@dataclass(frozen=True)
+class KafkaSecurity:
+    """SASL/TLS settings passed through to every Kafka client (Faust and aiokafka).
+
+    The password is read from $LEAKLINE_SASL_PASSWORD only, so it never shows up in
+    a process list.
+    """
+
+    protocol: str = "PLAINTEXT"  # PLAINTEXT | SSL | SASL_PLAINTEXT | SASL_SSL
+    sasl_mechanism: str | None = None  # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
+    sasl_username: str | None = None
+    sasl_password: str | None = field(default=None, repr=False)
+    ssl_cafile: str | None = None
+    ssl_certfile: str | None = None
+    ssl_keyfile: str | None = None
+
+    PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+    MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+
+    @property
+    def uses_sasl(self) -> bool:
+        return self.protocol.startswith("SASL")
+
+    @property
+    def uses_tls(self) -> bool:
+        return self.protocol in ("SSL", "SASL_SSL")
 
 
 @dataclass(frozen=True)
@@ -42,6 +72,7 @@ class Settings:
     web_host: str = "127.0.0.1"
     web_port: int = 6066
     web_enabled: bool = False
+    security: KafkaSecurity = field(default_factory=KafkaSecurity)
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
 
     @property
@@ -53,6 +84,39 @@ class Settings:
         if "data_dir" in clean:
             clean["data_dir"] = Path(str(clean["data_dir"]))
         return replace(self, **clean)  # type: ignore[arg-type]
+
+
+def security_from_env(**overrides: str | None) -> KafkaSecurity:
+    """$LEAKLINE_SECURITY_PROTOCOL, $LEAKLINE_SASL_*, $LEAKLINE_SSL_*, then overrides."""
+    env = os.environ.get
+    values = {
+        "protocol": env("LEAKLINE_SECURITY_PROTOCOL", "PLAINTEXT"),
+        "sasl_mechanism": env("LEAKLINE_SASL_MECHANISM"),
+        "sasl_username": env("LEAKLINE_SASL_USERNAME"),
+        "sasl_password": env("LEAKLINE_SASL_PASSWORD"),
+        "ssl_cafile": env("LEAKLINE_SSL_CAFILE"),
+        "ssl_certfile": env("LEAKLINE_SSL_CERTFILE"),
+        "ssl_keyfile": env("LEAKLINE_SSL_KEYFILE"),
+    }
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    security = KafkaSecurity(**values)  # type: ignore[arg-type]
+    if security.protocol not in KafkaSecurity.PROTOCOLS:
+        raise LeaklineError(
+            f"unknown Kafka security protocol {security.protocol!r}",
+            hint="choose from: " + ", ".join(KafkaSecurity.PROTOCOLS),
+        )
+    if security.uses_sasl:
+        if security.sasl_mechanism not in KafkaSecurity.MECHANISMS:
+            raise LeaklineError(
+                f"SASL needs a mechanism, got {security.sasl_mechanism!r}",
+                hint="set --sasl-mechanism to one of: " + ", ".join(KafkaSecurity.MECHANISMS),
+            )
+        if not security.sasl_username or security.sasl_password is None:
+            raise LeaklineError(
+                "SASL needs a username and a password",
+                hint="pass --sasl-username and set $LEAKLINE_SASL_PASSWORD",
+            )
+    return security
 
 
 def from_env(**overrides: object) -> Settings:

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
+from pipeline.config import KafkaSecurity
+from pipeline.kafka_io import client_options
 from pipeline.process import SOURCE_HEADER
 
 
-async def recorded_sources(bootstrap: str, dlq_topic: str, tail: int = 20000) -> set[str]:
+async def recorded_sources(
+    bootstrap: str, dlq_topic: str, tail: int = 20000, security: KafkaSecurity | None = None
+) -> set[str]:
     """Source keys of the last ``tail`` dead letters in each DLQ partition."""
-    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    consumer = AIOKafkaConsumer(
+        bootstrap_servers=bootstrap, enable_auto_commit=False, **client_options(security)
+    )
     await consumer.start()
     try:
         partitions = consumer.partitions_for_topic(dlq_topic)

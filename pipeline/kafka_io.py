@@ -5,26 +5,59 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import ssl
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from aiokafka import AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
 
+from pipeline.config import KafkaSecurity
 from pipeline.errors import BrokerError
 
 log = logging.getLogger(__name__)
 
 
+def client_options(security: KafkaSecurity | None) -> dict[str, Any]:
+    """aiokafka keyword arguments for SASL/TLS (empty for plain connections)."""
+    if security is None or security.protocol == "PLAINTEXT":
+        return {}
+    options: dict[str, Any] = {"security_protocol": security.protocol}
+    if security.uses_tls:
+        options["ssl_context"] = ssl_context(security)
+    if security.uses_sasl:
+        options.update(
+            sasl_mechanism=security.sasl_mechanism,
+            sasl_plain_username=security.sasl_username,
+            sasl_plain_password=security.sasl_password,
+        )
+    return options
+
+
+def ssl_context(security: KafkaSecurity) -> ssl.SSLContext:
+    from aiokafka.helpers import create_ssl_context
+
+    return create_ssl_context(
+        cafile=security.ssl_cafile, certfile=security.ssl_certfile, keyfile=security.ssl_keyfile
+    )
+
+
 async def ensure_topics(
-    bootstrap: str, names: Iterable[str], partitions: int, timeout_s: float = 30.0
+    bootstrap: str,
+    names: Iterable[str],
+    partitions: int,
+    timeout_s: float = 30.0,
+    security: KafkaSecurity | None = None,
 ) -> None:
     """Create topics that do not exist yet; waits for the broker with backoff."""
     deadline = asyncio.get_running_loop().time() + timeout_s
     delay = 0.2
     while True:
-        admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+        admin = AIOKafkaAdminClient(
+            bootstrap_servers=bootstrap, request_timeout_ms=10000, **client_options(security)
+        )
         try:
             await admin.start()
             existing = set(await admin.list_topics())
@@ -80,6 +113,7 @@ async def produce(
     on_sent: Callable[[int], None] | None = None,
     retries: int = 5,
     window: int = 2000,
+    security: KafkaSecurity | None = None,
 ) -> ProduceReport:
     """Send payloads as-is (the worker validates), keyed by event_id.
 
@@ -93,6 +127,7 @@ async def produce(
         max_batch_size=256 * 1024,
         acks="all",
         max_request_size=8 * 1024 * 1024,
+        **client_options(security),
     )
     try:
         await producer.start()

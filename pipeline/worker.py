@@ -23,9 +23,9 @@ from typing import Any
 import faust
 
 from pipeline import failpoints
-from pipeline.config import Settings
+from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
-from pipeline.kafka_io import ensure_topics
+from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.process import BatchResult, RawRecord, process_batch
 from pipeline.rows import Origin
 from pipeline.sink import ParquetSink
@@ -34,6 +34,21 @@ from pipeline.store import init_store
 log = logging.getLogger("leakline.worker")
 
 SINK_RETRIES = 5
+
+
+def faust_credentials(security: KafkaSecurity) -> Any:
+    """The same SASL/TLS settings, in Faust's credential types."""
+    if security.protocol == "PLAINTEXT":
+        return None
+    context = ssl_context(security) if security.uses_tls else None
+    if security.uses_sasl:
+        return faust.SASLCredentials(
+            username=security.sasl_username,
+            password=security.sasl_password,
+            ssl_context=context,
+            mechanism=security.sasl_mechanism,
+        )
+    return faust.SSLCredentials(context)
 
 
 def build_app(settings: Settings) -> faust.App:
@@ -59,6 +74,7 @@ def build_app(settings: Settings) -> faust.App:
         consumer_auto_offset_reset="earliest",
         producer_max_request_size=8 * 1024 * 1024,
         consumer_max_fetch_size=8 * 1024 * 1024,
+        broker_credentials=faust_credentials(settings.security),
         stream_buffer_maxsize=max(4096, settings.batch_size * 2),
     )
     events_topic = app.topic(settings.topics.events, value_serializer="raw", key_serializer="raw")
@@ -71,7 +87,7 @@ def build_app(settings: Settings) -> faust.App:
     ledger: set[str] = set()
     ledger_state = {"stale": True}
 
-    @app.on_partitions_assigned.connect
+    @app.on_partitions_assigned.connect  # type: ignore[arg-type]
     async def _mark_ledger_stale(sender: Any, *args: Any, signal: Any = None, **kw: Any) -> None:
         ledger_state["stale"] = True
 
@@ -80,7 +96,11 @@ def build_app(settings: Settings) -> faust.App:
     async def publish(result: BatchResult) -> None:
         if ledger_state["stale"]:
             ledger.clear()
-            ledger.update(await recorded_sources(settings.bootstrap, settings.topics.dlq))
+            ledger.update(
+                await recorded_sources(
+                    settings.bootstrap, settings.topics.dlq, security=settings.security
+                )
+            )
             ledger_state["stale"] = False
         futures = []
         for dead in result.dead_letters:
@@ -167,6 +187,7 @@ def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
             [settings.topics.events, settings.topics.dlq, settings.topics.samples],
             settings.partitions,
             timeout_s=120.0,
+            security=settings.security,
         )
     )
     init_store(settings.data_dir)

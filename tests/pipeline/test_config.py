@@ -1,0 +1,70 @@
+"""Configuration: env and flags, and SASL/TLS passed through to every Kafka client."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.config import KafkaSecurity, from_env, security_from_env
+from pipeline.errors import LeaklineError
+from pipeline.kafka_io import client_options
+from pipeline.worker import faust_credentials
+
+
+def test_environment_stands_in_for_flags(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("LEAKLINE_BOOTSTRAP", "kafka:9092")
+    monkeypatch.setenv("LEAKLINE_DATA_DIR", str(tmp_path))
+    settings = from_env()
+    assert settings.bootstrap == "kafka:9092" and settings.data_dir == tmp_path
+    assert from_env(bootstrap="other:1").bootstrap == "other:1"
+
+
+def test_plaintext_by_default() -> None:
+    assert client_options(security_from_env()) == {}
+    assert faust_credentials(KafkaSecurity()) is None
+
+
+def test_sasl_scram_passes_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEAKLINE_SASL_PASSWORD", "s3cret")
+    security = security_from_env(
+        protocol="SASL_PLAINTEXT", sasl_mechanism="SCRAM-SHA-512", sasl_username="leakline"
+    )
+    assert client_options(security) == {
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": "SCRAM-SHA-512",
+        "sasl_plain_username": "leakline",
+        "sasl_plain_password": "s3cret",
+    }
+    creds = faust_credentials(security)
+    assert (creds.username, creds.password, creds.mechanism.value) == (
+        "leakline",
+        "s3cret",
+        "SCRAM-SHA-512",
+    )
+    assert "s3cret" not in repr(security)
+
+
+def test_tls_builds_an_ssl_context() -> None:
+    security = security_from_env(protocol="SSL")
+    options = client_options(security)
+    assert options["security_protocol"] == "SSL" and options["ssl_context"] is not None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        pytest.param({"protocol": "SASL_SSL"}, "mechanism", id="sasl_without_mechanism"),
+        pytest.param(
+            {"protocol": "SASL_SSL", "sasl_mechanism": "PLAIN"}, "username", id="sasl_without_user"
+        ),
+        pytest.param(
+            {"protocol": "KERBEROS"}, "unknown Kafka security protocol", id="bad_protocol"
+        ),
+    ],
+)
+def test_incomplete_security_settings_say_what_to_do(
+    kwargs: dict, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LEAKLINE_SASL_PASSWORD", raising=False)
+    with pytest.raises(LeaklineError, match=message) as info:
+        security_from_env(**kwargs)
+    assert info.value.hint
