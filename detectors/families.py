@@ -396,6 +396,33 @@ def family_rank(exchange: Exchange) -> dict[ModelFamily, int]:
     return _rank(named_families(exchange))
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Preference:
+    """For one set of named families: the preferred row for every visible literal."""
+
+    rank: dict[ModelFamily, int]  # position in family_for(): lower is preferred
+    owner: dict[str, ModelFamily]  # literal -> preferred family among all its owners
+    closer: dict[str, ModelFamily]  # end literal -> preferred family it closes reasoning for
+
+    def best(self, families: tuple[ModelFamily, ...]) -> ModelFamily:
+        return min(families, key=self.rank.__getitem__)
+
+
+@lru_cache(maxsize=256)
+def _preference(named: tuple[ModelFamily, ...]) -> Preference:
+    rank = _rank(named)
+    owner = {lit: min(role.owners, key=rank.__getitem__) for lit, role in TOKEN_ROLES.items()}
+    closer = {
+        lit: min(role.ends, key=rank.__getitem__) for lit, role in TOKEN_ROLES.items() if role.ends
+    }
+    return Preference(rank, owner, closer)
+
+
+def preference(exchange: Exchange) -> Preference:
+    """Which row each literal is attributed to, the exchange's named families first."""
+    return _preference(named_families(exchange))
+
+
 # --------------------------------------------------------------------------- derived indexes
 
 

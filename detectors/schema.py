@@ -24,8 +24,13 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from jsonschema import Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
-from jsonschema import SchemaError
+from jsonschema import (
+    Draft6Validator,
+    Draft7Validator,
+    Draft201909Validator,
+    Draft202012Validator,
+    SchemaError,
+)
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 
@@ -256,16 +261,12 @@ def _node(schema: Any, keywords: frozenset[str], depth: int) -> Predicate:
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         tests = tuple(_TYPES[name] for name in names)
-        if len(tests) == 1:
-            checks.append(tests[0])
-        else:
-            checks.append(lambda x, tests=tests: any(t(x) for t in tests))
+        checks.append(tests[0] if len(tests) == 1 else _any_type(tests))
     if "enum" in schema:
         options = schema["enum"]
         if not all(isinstance(o, str) for o in options):
             raise _Unsupported("enum of non-strings")  # jsonschema's equality rules differ
-        allowed = frozenset(options)
-        checks.append(lambda x, allowed=allowed: isinstance(x, str) and x in allowed)
+        checks.append(_in_enum(frozenset(options)))
     checks.extend(_number_checks(schema))
     checks.extend(_string_checks(schema))
     checks.extend(_array_checks(schema, keywords, depth))
@@ -288,7 +289,7 @@ def _all(checks: list[Predicate]) -> Predicate:
     frozen = tuple(checks)
 
     def every(x: Any) -> bool:
-        for check in frozen:
+        for check in frozen:  # noqa: SIM110 - a plain loop beats all(<genexpr>) here
             if not check(x):
                 return False
         return True
@@ -296,34 +297,73 @@ def _all(checks: list[Predicate]) -> Predicate:
     return every
 
 
+def _any_type(tests: tuple[Predicate, ...]) -> Predicate:
+    def check(x: Any) -> bool:
+        return any(t(x) for t in tests)
+
+    return check
+
+
+def _in_enum(allowed: frozenset[str]) -> Predicate:
+    def check(x: Any) -> bool:
+        return isinstance(x, str) and x in allowed
+
+    return check
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": lambda x, b: x >= b,
+    "maximum": lambda x, b: x <= b,
+    "exclusiveMinimum": lambda x, b: x > b,
+    "exclusiveMaximum": lambda x, b: x < b,
+}
+
+
+def _bound(ok: Callable[[Any, Any], bool], bound: Any) -> Predicate:
+    def check(x: Any) -> bool:
+        return not _is_number(x) or ok(x, bound)
+
+    return check
+
+
 def _number_checks(schema: dict[str, Any]) -> list[Predicate]:
     out: list[Predicate] = []
-    bounds = (
-        ("minimum", lambda x, b: x >= b),
-        ("maximum", lambda x, b: x <= b),
-        ("exclusiveMinimum", lambda x, b: x > b),
-        ("exclusiveMaximum", lambda x, b: x < b),
-    )
-    for key, ok in bounds:
+    for key, ok in _COMPARE.items():
         if key in schema:
             bound = schema[key]
             if not _is_number(bound):
                 raise _Unsupported(key)  # draft-4 boolean exclusive* never gets here
-            out.append(lambda x, b=bound, ok=ok: not _is_number(x) or ok(x, b))
+            out.append(_bound(ok, bound))
     return out
+
+
+def _length(kind: type[str] | type[list[Any]], low: int, high: float) -> Predicate:
+    def check(x: Any) -> bool:
+        return not isinstance(x, kind) or low <= len(x) <= high
+
+    return check
+
+
+def _matches(search: Callable[[str], Any]) -> Predicate:
+    def check(x: Any) -> bool:
+        return not isinstance(x, str) or search(x) is not None
+
+    return check
+
+
+def _each(item: Predicate) -> Predicate:
+    def check(x: Any) -> bool:
+        return not isinstance(x, list) or all(item(v) for v in x)
+
+    return check
 
 
 def _string_checks(schema: dict[str, Any]) -> list[Predicate]:
     out: list[Predicate] = []
-    if "minLength" in schema:
-        low = schema["minLength"]
-        out.append(lambda x, n=low: not isinstance(x, str) or len(x) >= n)
-    if "maxLength" in schema:
-        high = schema["maxLength"]
-        out.append(lambda x, n=high: not isinstance(x, str) or len(x) <= n)
+    if "minLength" in schema or "maxLength" in schema:
+        out.append(_length(str, schema.get("minLength", 0), schema.get("maxLength", float("inf"))))
     if "pattern" in schema:
-        search = re.compile(schema["pattern"]).search  # jsonschema uses re.search too
-        out.append(lambda x, s=search: not isinstance(x, str) or s(x) is not None)
+        out.append(_matches(re.compile(schema["pattern"]).search))  # jsonschema: re.search too
     return out
 
 
@@ -333,14 +373,9 @@ def _array_checks(schema: dict[str, Any], keywords: frozenset[str], depth: int) 
         items = schema["items"]
         if not isinstance(items, dict | bool):
             raise _Unsupported("tuple items")
-        each = _node(items, keywords, depth + 1)
-        out.append(lambda x, each=each: not isinstance(x, list) or all(each(v) for v in x))
-    if "minItems" in schema:
-        low = schema["minItems"]
-        out.append(lambda x, n=low: not isinstance(x, list) or len(x) >= n)
-    if "maxItems" in schema:
-        high = schema["maxItems"]
-        out.append(lambda x, n=high: not isinstance(x, list) or len(x) <= n)
+        out.append(_each(_node(items, keywords, depth + 1)))
+    if "minItems" in schema or "maxItems" in schema:
+        out.append(_length(list, schema.get("minItems", 0), schema.get("maxItems", float("inf"))))
     return out
 
 
@@ -368,7 +403,7 @@ def _object_checks(
             for key in x:
                 if key not in closed:
                     return False
-        for name, ok in subs:
+        for name, ok in subs:  # noqa: SIM110 - a plain loop beats all(<genexpr>) here
             if name in x and not ok(x[name]):
                 return False
         return True

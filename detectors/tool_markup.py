@@ -289,8 +289,8 @@ def _literal(node: ast.AST) -> Any:
         and isinstance(node.operand.value, int | float)
         and not isinstance(node.operand.value, bool)
     ):
-        value = node.operand.value
-        return -value if isinstance(node.op, ast.USub) else value
+        number = node.operand.value
+        return -number if isinstance(node.op, ast.USub) else number
     raise _NotLiteral(type(node).__name__)
 
 

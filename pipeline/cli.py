@@ -196,7 +196,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
-    pass
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # options whose help already says where the default comes from need no "(default: None)"
+        text = action.help or ""
+        if "default:" in text or action.default is None:
+            return text
+        return super()._get_help_string(action)
 
 
 def build_parser() -> argparse.ArgumentParser:

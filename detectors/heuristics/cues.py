@@ -39,7 +39,7 @@ def find_sentence_end(text: str, pos: int = 0, endpos: int | None = None) -> int
         if found is None:
             return -1
         at = found.start()
-        if text[at] != "." or text[at + 1 : at + 2] not in _NOT_AFTER_PERIOD or at + 1 >= stop:
+        if text[at] != "." or at + 1 >= stop or text[at + 1] not in _NOT_AFTER_PERIOD:
             return at
         pos = at + 1
 _LEAD_IN_TAIL = r"[\s,，、.。!！~～—–-]*"
@@ -69,8 +69,8 @@ class _Compiled:
 
 # Cues never need more than this much of the opening.
 _HEAD = 240
-# The languages to try, by the script of the first visible character.
-_SCRIPTS = {"latin": ("en",), "hangul": ("ko",), "kana": ("ja",), "han": ("zh", "ja")}
+# The languages to try, by script (Han without any kana in the opening is Chinese).
+_SCRIPTS = {"latin": ("en",), "hangul": ("ko",), "kana": ("ja",), "han": ("zh",)}
 
 
 def _script(char: str) -> str | None:
@@ -92,7 +92,7 @@ class OpeningCues:
     scripts have no case and are matched as they are.
     """
 
-    __slots__ = ("_by_script", "_exact_latin")
+    __slots__ = ("_by_script", "_entries", "_exact_latin")
 
     def __init__(self, cues: CueTable, lead_ins: Mapping[str, Sequence[str]] | None = None) -> None:
         compiled: dict[str, _Compiled] = {}
@@ -122,6 +122,16 @@ class OpeningCues:
             for script, langs in _SCRIPTS.items()
         }
         self._exact_latin = tuple(exact[lang] for lang in _SCRIPTS["latin"] if lang in exact)
+        self._entries: dict[tuple[bool, tuple[str, ...]], tuple[_Compiled, ...]] = {}
+
+    def _entries_for(self, exact: bool, scripts: tuple[str, ...]) -> tuple[_Compiled, ...]:
+        entries: tuple[_Compiled, ...] = ()
+        for script in scripts:
+            if script == "latin":
+                entries += self._exact_latin if exact else self._by_script["latin"]
+            else:
+                entries += self._by_script[script]
+        return entries
 
     def match(self, text: str) -> Opening | None:
         """The cue in the opening of ``text`` (after leading whitespace), if any.
@@ -133,21 +143,20 @@ class OpeningCues:
         opening = prepare(text)
         if opening is None:
             return None
-        if opening.exact:
-            entries = self._exact_latin if "latin" in opening.scripts else ()
-        else:
-            entries = self._by_script["latin"] if "latin" in opening.scripts else ()
-        for script in opening.scripts:
-            if script != "latin":
-                entries = entries + self._by_script[script]
+        key = (opening.exact, opening.scripts)
+        entries = self._entries.get(key)
+        if entries is None:
+            entries = self._entries[key] = self._entries_for(opening.exact, opening.scripts)
         subject = opening.subject
         for entry in entries:
             found = entry.opening.match(subject) if entry.opening is not None else None
             if found is None and entry.sentence is not None:
                 begin = entry.lead.match(subject).end()  # type: ignore[union-attr]
-                limit = find_sentence_end(subject, begin)
-                if limit < 0:
-                    limit = len(subject)
+                limit = opening.first_end
+                if begin > limit:  # the lead-in ran past the first sentence ("네. …")
+                    limit = find_sentence_end(subject, begin)
+                    if limit < 0:
+                        limit = len(subject)
                 if entry.anchors:
                     first = subject[begin:limit]
                     if not any(anchor in first for anchor in entry.anchors):
@@ -165,6 +174,10 @@ class Prepared(NamedTuple):
     subject: str  # up to _HEAD characters from ``start``, lower-cased when that keeps offsets
     exact: bool  # lower-casing changed the length: match ``subject`` case-insensitively
     scripts: tuple[str, ...]  # scripts whose languages to try, in order
+    first_end: int  # offset in ``subject`` of the end of its first sentence
+
+
+_LATIN_ONLY = ("latin",)
 
 
 @lru_cache(maxsize=16)
@@ -175,89 +188,93 @@ def prepare(text: str) -> Prepared | None:
     """
     start = 0
     first = text[:1]
-    if first.isspace():
+    if not first.isalnum():
+        if not first.isspace():
+            return None  # quotes, code, markup, bullets: not an opening sentence
         start = len(text) - len(text.lstrip())
         first = text[start : start + 1]
-    if not first:
-        return None
-    head = text[start : start + _HEAD]
-    if first.isascii():
         if not first.isalnum():
-            return None  # quotes, code, markup, bullets: not an opening sentence
-        scripts: tuple[str, ...] = ("latin",) if first.isalpha() else ()
-        if not head.isascii():
-            other = _first_script(head)
-            if other is not None:
-                scripts += (other,)
-    else:
-        script = _script(first)
-        if script is None:
             return None
-        scripts = (script,)
-    if not scripts:
-        return None
+    head = text[start : start + _HEAD]
+    first_end = find_sentence_end(head)
+    if first_end < 0:
+        first_end = len(head)
+    if head.isascii():
+        if not first.isalpha():
+            return None  # digits, then only ASCII: no cue table applies
+        scripts: tuple[str, ...] = _LATIN_ONLY
+    else:
+        if first.isascii():
+            scripts = _LATIN_ONLY if first.isalpha() else ()
+            found = _LETTER_SCRIPT.search(head, 0, first_end)
+            if found is not None:
+                scripts += (_script(found.group()) or "latin",)
+        else:
+            script = _script(first)
+            if script is None:
+                return None
+            scripts = (script,)
+        if not scripts:
+            return None
+        if scripts[-1] == "han" and _KANA.search(head) is not None:
+            scripts = scripts[:-1] + ("kana",)  # Japanese that opens with kanji
+        if scripts[0] != "latin":
+            # nothing to lower-case: Hangul, kana and Han have no case
+            return tuple.__new__(Prepared, (start, head, False, scripts, first_end))
     subject = head.lower()
     exact = len(subject) != len(head)  # e.g. "İ" lower-cases to two characters
-    return Prepared(start, head if exact else subject, exact, scripts)
+    return tuple.__new__(Prepared, (start, head if exact else subject, exact, scripts, first_end))
 
 
 class Markers:
-    """Literal anchors, each optionally followed by a regex that must match right after it.
+    """Literal anchors in two strengths, each optionally followed by a required regex.
 
-    ``search`` finds anchors with ``str.find`` (C speed) and runs a short anchored
-    ``match`` only where one occurs. An unanchored search for a dozen alternatives
-    costs CPython's regex engine ~100 ns per character of text; this costs a few
-    ``find`` calls. With ``word_start``, an anchor must not follow a letter.
+    One alternation of the plain anchors finds candidates (literal alternatives are
+    cheap for CPython's regex engine); an anchor's continuation is matched right
+    after it only where the anchor occurs. One regex with the continuations inlined
+    costs ~100 ns per character of text instead. With ``word_start``, an anchor must
+    not follow a letter.
     """
 
-    __slots__ = ("_items", "_word_start")
+    STRONG = 2
+    WEAK = 1
 
-    def __init__(self, table: Mapping[str, str | None], *, word_start: bool = False) -> None:
-        self._items = tuple(
-            (anchor, re.compile(rest) if rest else None) for anchor, rest in table.items()
-        )
+    __slots__ = ("_any", "_rest", "_word_start")
+
+    def __init__(
+        self,
+        strong: Mapping[str, str | None],
+        weak: Mapping[str, str | None] | None = None,
+        *,
+        word_start: bool = False,
+    ) -> None:
+        rest: dict[str, list[tuple[re.Pattern[str] | None, int]]] = {}
+        for table, kind in ((strong, self.STRONG), (weak or {}, self.WEAK)):
+            for anchor, follow in table.items():
+                rest.setdefault(anchor, []).append((re.compile(follow) if follow else None, kind))
+        longest_first = sorted(rest, key=len, reverse=True)
+        self._any = re.compile("|".join(re.escape(anchor) for anchor in longest_first))
+        self._rest = {anchor: tuple(options) for anchor, options in rest.items()}
         self._word_start = word_start
 
-    def search(self, text: str, lo: int = 0, hi: int | None = None) -> bool:
+    def scan(self, text: str, lo: int = 0, hi: int | None = None) -> int:
+        """``STRONG | WEAK`` bits for the markers found in ``text[lo:hi]`` (0: none)."""
         stop = len(text) if hi is None else hi
-        for anchor, rest in self._items:
-            at = text.find(anchor, lo, stop)
-            while at >= 0:
-                if not (self._word_start and at > 0 and text[at - 1].isalpha()) and (
-                    rest is None or rest.match(text, at + len(anchor), stop) is not None
-                ):
-                    return True
-                at = text.find(anchor, at + 1, stop)
-        return False
-
-
-def _first_script(head: str) -> str | None:
-    """The script of the first Hangul/kana/Han letter in the first sentence of ``head``."""
-    stop = find_sentence_end(head)
-    found = _LETTER_SCRIPT.search(head, 0, stop if stop >= 0 else len(head))
-    return None if found is None else _script(found.group())
+        found_kinds = 0
+        for found in self._any.finditer(text, lo, stop):
+            at = found.start()
+            if self._word_start and at > 0 and text[at - 1].isalpha():
+                continue
+            for follow, kind in self._rest[found.group()]:
+                if follow is None or follow.match(text, found.end(), stop) is not None:
+                    found_kinds |= kind
+            if found_kinds & self.STRONG:
+                break
+        return found_kinds
 
 
 _LETTER_SCRIPT = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
-
-
-def main_language(head: str) -> str:
-    """The language of the first Hangul/kana/Han letter in ``head``; "en" when there is none.
-
-    Han characters with kana anywhere in ``head`` read as Japanese.
-    """
-    if head.isascii():
-        return "en"
-    found = _LETTER_SCRIPT.search(head)
-    if found is None:
-        return "en"
-    script = _script(found.group())
-    if script == "hangul":
-        return "ko"
-    if script == "kana" or _KANA.search(head) is not None:
-        return "ja"
-    return "zh"
 
 
 def sentences(text: str, start: int, limit: int, count: int) -> list[tuple[int, int]]:

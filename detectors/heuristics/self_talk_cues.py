@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from detectors.common import DetectorBase
 from detectors.exchange import Exchange
 from detectors.families import named_families
@@ -9,7 +12,6 @@ from detectors.finding import Finding
 from detectors.heuristics.cues import (
     Markers,
     OpeningCues,
-    main_language,
     prepare,
     sentence_end,
     sentences,
@@ -104,109 +106,110 @@ CUES: dict[str, dict[str, list[str]]] = {
 # planning narration ("I need to compute the total. The user said three items. I should
 # answer with the sum."). ``strong`` markers rarely appear in answers; ``weak`` ones do,
 # so a finding needs the first sentence marked, two marked sentences among the first
-# four, and at least one strong marker among them. Markers are literal anchors (lower
-# case), each with an optional regex that must match right after it (see ``Markers``).
-_EN_ANSWERING = (
-    r"(?:answer|respond|reply|write\s+the\s+(?:answer|response|reply)|draft\s+the"
-    r"|give\s+the\s+(?:answer|final))\b"
-)
-NARRATION: dict[str, dict[str, dict[str, str | None]]] = {
+# four, and at least one strong marker among them.
+#
+# Where a marker sits is part of it, which also keeps the check cheap (it runs on every
+# answer): English narration *starts* a sentence with it ("I need to…", "The user…"),
+# Korean puts the subject first and a plain-style ending last ("…해야겠다."), Chinese and
+# Japanese markers may sit anywhere (literal anchors plus an optional regex after them,
+# see ``Markers``). Lower-case text.
+_EN_INTERJECTION = r"(?:(?:okay|ok|alright|all\s+right|so|well|now|hmm+|right)[,.…]*\s+)?"
+NARRATION: dict[str, dict[str, Any]] = {
     "en": {
-        "strong": {
-            "the user": r"(?:['’]s\s+(?:question|request|message)|\s+(?:is\s+(?:asking|looking"
-            r"|trying|requesting|wondering|interested|confused)|wants|wanted|asks|asked|seems"
-            r"|mentioned|said|says|expects|provided|gave|just))\b",
-            "i'll ": _EN_ANSWERING,
-            "i’ll ": _EN_ANSWERING,
-            "i will ": _EN_ANSWERING,
-            "i should ": _EN_ANSWERING,
-            "let me ": r"(?:answer|respond|reply|think|recall|re-?check|reconsider"
-            r"|double[- ]check\s+(?:the|my))\b",
-            "my ": r"(?:final\s+)?(?:answer|response|reply)\s+(?:should|will|is)\b",
-            "answer should ": r"(?:be|mention|include|say|start)\b",
-            "response should ": r"(?:be|mention|include|say|start)\b",
-            "wait": r"[,.!…]",
-            "hmm": r"m*[,.!…]",
-            "they ": r"(?:want|asked|are\s+asking|mentioned)\b",
-        },
-        "weak": {
-            "i should ": None,
-            "i need to ": None,
-            "i have to ": None,
-            "i must ": None,
-            "i want to make sure": None,
-            "i'll ": r"(?:need\s+to|go\s+with|mention|note|keep\s+it|start\s+with)\b",
-            "i’ll ": r"(?:need\s+to|go\s+with|mention|note|keep\s+it|start\s+with)\b",
-            "let me ": r"(?:compute|calculate|verify|check|consider|count|figure|see)\b",
-            "so the answer is": None,
-            "that gives": None,
-            "first": r",?\s+(?:i|recall|compute|check)\b",
-        },
+        "start_strong": _EN_INTERJECTION
+        + r"(?:the\s+user(?:['’]s\s+(?:question|request|message)|\s+(?:is\s+(?:asking|looking"
+        r"|trying|requesting|wondering|interested|confused)|wants|wanted|asks|asked|seems"
+        r"|mentioned|said|says|expects|provided|gave|just))\b"
+        r"|(?:i['’]ll|i\s+will|i\s+should|let\s+me)\s+(?:answer|respond|reply"
+        r"|write\s+the\s+(?:answer|response|reply)|draft\s+the|give\s+the\s+(?:answer|final))\b"
+        r"|let\s+me\s+(?:think|recall|re-?check|reconsider|double[- ]check\s+(?:the|my))\b"
+        r"|my\s+(?:final\s+)?(?:answer|response|reply)\s+(?:should|will|is)\b"
+        r"|(?:the\s+)?(?:answer|response|reply)\s+should\s+(?:be|mention|include|say|start)\b"
+        r"|they\s+(?:want|asked|are\s+asking|mentioned)\b)"
+        r"|(?:wait|hmm+)[,.!…]",
+        "start_weak": _EN_INTERJECTION
+        + r"(?:i\s+(?:should|need\s+to|have\s+to|must|want\s+to\s+make\s+sure)"
+        r"|i['’]ll\s+(?:need\s+to|go\s+with|mention|note|keep\s+it|start\s+with)"
+        r"|let\s+me\s+(?:compute|calculate|verify|check|consider|count|figure|see)"
+        r"|so\s+the\s+answer\s+is|that\s+gives|first,?\s+(?:i|recall|compute|check))\b",
     },
     "ko": {
-        "strong": {
-            "사용자": r"(?:가|는|의)",
-            "질문": r"(?:은|의\s?핵심)",
-            "답하자": None,
-            "답을 쓰자": None,
-            "해야겠다": None,
-            "봐야겠다": None,
-            "정리하자": None,
-            "따져 보자": None,
-            "따져보자": None,
-            "확인하자": None,
-        },
-        "weak": {
-            ending: r"[.!?…]"
-            for ending in (
-                "하자",
-                "겠다",
-                "같다",
-                "필요하다",
-                "이다",
-                "한다",
-                "된다",
-                "있다",
-                "없다",
-                "였다",
-                "했다",
-            )
-        },
+        "start_strong": r"(?:(?:음|흠|좋아|그럼|먼저)[,.…]*\s*)?(?:사용자(?:가|는|의)|질문(?:은|의\s?핵심))",
+        "end_strong": r"(?:답하자|답을\s?쓰자|해야겠다|봐야겠다|정리하자|따져\s?보자|확인하자)[.!?…]*\s*$",
+        "end_weak": r"(?:하자|겠다|같다|필요하다|이다|한다|된다|있다|없다|였다|했다)[.!?…]*\s*$",
     },
     "zh": {
-        "strong": {
-            "用户": r"(?:问|想|要|说|提到|关心|希望|的问题)",
-            "直接回答": None,
-            "开始写": None,
-            "回答时": None,
-            "我应该": None,
-            "这样就够": None,
-        },
-        "weak": {
-            "我": r"(?:需要|得|要先|要|可以先)",
-            "让我": r"(?:想|算|看)",
-            "先把": None,
-            "再把": None,
-            "答案": r"(?:应该|是)",
-            "好，": None,
-        },
+        "anywhere": (
+            {
+                "用户": r"(?:问|想|要|说|提到|关心|希望|的问题)",
+                "直接回答": None,
+                "开始写": None,
+                "回答时": None,
+                "我应该": None,
+                "这样就够": None,
+            },
+            {
+                "我": r"(?:需要|得|要先|要|可以先)",
+                "让我": r"(?:想|算|看)",
+                "先把": None,
+                "再把": None,
+                "答案": r"(?:应该|是)",
+                "好，": None,
+            },
+        ),
     },
     "ja": {
-        "strong": dict.fromkeys(
-            ("ユーザー", "答えよう", "確認しよう", "考えよう", "うーん", "えっと", "待って")
+        "anywhere": (
+            dict.fromkeys(
+                ("ユーザー", "答えよう", "確認しよう", "考えよう", "うーん", "えっと", "待って")
+            ),
+            dict.fromkeys(("べきだ", "しよう", "だろう", "かな", "必要がある")),
         ),
-        "weak": dict.fromkeys(("べきだ", "しよう", "だろう", "かな", "必要がある")),
     },
 }
+# How much of a sentence's end a sentence-final marker may span.
+_TAIL = 16
+
+
+class _Narration:
+    """The narration markers of one language, compiled; ``kinds`` rates one sentence."""
+
+    __slots__ = ("_anywhere", "_end_strong", "_end_weak", "_start_strong", "_start_weak")
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        def compiled(key: str) -> re.Pattern[str] | None:
+            return re.compile(table[key]) if key in table else None
+
+        self._start_strong = compiled("start_strong")
+        self._start_weak = compiled("start_weak")
+        self._end_strong = compiled("end_strong")
+        self._end_weak = compiled("end_weak")
+        anywhere = table.get("anywhere")
+        self._anywhere = Markers(*anywhere) if anywhere else None
+
+    def kinds(self, text: str, lo: int, hi: int) -> int:
+        """``Markers.STRONG | Markers.WEAK`` bits for the sentence ``text[lo:hi]`` (lower case)."""
+        while lo < hi and text[lo].isspace():
+            lo += 1
+        found = 0
+        if self._start_strong is not None and self._start_strong.match(text, lo, hi):
+            return Markers.STRONG
+        if self._start_weak is not None and self._start_weak.match(text, lo, hi):
+            found = Markers.WEAK
+        tail = max(lo, hi - _TAIL)
+        if self._end_strong is not None and self._end_strong.search(text, tail, hi):
+            return Markers.STRONG
+        if self._end_weak is not None and self._end_weak.search(text, tail, hi):
+            found = Markers.WEAK
+        if self._anywhere is not None:
+            found |= self._anywhere.scan(text, lo, hi)
+        return found
+
 
 _OPENING = OpeningCues(CUES)
-_NARRATION = {
-    lang: (
-        Markers(markers["strong"], word_start=lang == "en"),
-        Markers(markers["weak"], word_start=lang == "en"),
-    )
-    for lang, markers in NARRATION.items()
-}
+_NARRATION = {lang: _Narration(table) for lang, table in NARRATION.items()}
+# The script of an opening's last-seen writing system decides the narration table.
+_LANGUAGE_OF_SCRIPT = {"latin": "en", "hangul": "ko", "kana": "ja", "han": "zh"}
 # Narration is judged on the first few sentences of the opening only.
 _NARRATION_SENTENCES = 4
 _NARRATION_CHARS = 600
@@ -257,10 +260,9 @@ def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
     if opening is None:
         return None  # code, quotes, markup, bullets
     subject = opening.subject
-    language = main_language(subject)
-    strong, weak = _NARRATION[language]
-    first_end = sentence_end(subject, 0)
-    if not strong.search(subject, 0, first_end) and not weak.search(subject, 0, first_end):
+    language = _LANGUAGE_OF_SCRIPT[opening.scripts[-1]]
+    markers = _NARRATION[language]
+    if not markers.kinds(subject, 0, min(len(subject), opening.first_end + 1)):
         return None  # the common case: an answer's first sentence is not planning
     start = opening.start
     found = sentences(text, start, _NARRATION_CHARS, _NARRATION_SENTENCES)
@@ -269,10 +271,10 @@ def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
     last = found[0][1]
     for lo, hi in found:
         sentence = text[lo:hi].lower()
-        is_strong = strong.search(sentence)
-        if is_strong or weak.search(sentence):
+        kinds = markers.kinds(sentence, 0, len(sentence))
+        if kinds:
             marked += 1
-            any_strong = any_strong or is_strong
+            any_strong = any_strong or bool(kinds & Markers.STRONG)
             last = hi
     if marked < 2 or not any_strong:
         return None

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import islice
 from typing import NamedTuple
 
 from detectors.common import MAX_FINDINGS, DetectorBase
 from detectors.exchange import Exchange
-from detectors.families import TOKEN_ROLES, ModelFamily, family_rank, named_families
+from detectors.families import TOKEN_ROLES, ModelFamily, named_families, preference
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import Hit, LiteralScanner, crosses, outside_code, piece_boundaries
+from detectors.text import Hit, LiteralScanner, crosses, piece_boundaries, visible_hits
 
 _SCANNER = LiteralScanner(TOKEN_ROLES)
 # Enough to pair delimiters in any real response; bounds the work on pathological text.
@@ -30,44 +29,43 @@ class _Region(NamedTuple):
 
 class BoundaryTokens(DetectorBase):
     id = "boundary_tokens"
+    version = "2"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
         text = exchange.visible_text
         if not text:
             return []
-        visible = (h for h in _SCANNER.finditer(text) if outside_code(text, h.start, h.end))
-        hits = list(islice(visible, _MAX_HITS))
+        found = _SCANNER.finditer(text)
+        if not found:
+            return []
+        hits = visible_hits(text, found, _MAX_HITS)
         if not hits:
             return []
         hits = _drop_mentions(text, hits)
         if not hits:
             return []
         named = named_families(exchange)
-        rank = family_rank(exchange)
         hits = _drop_unsupported_contextual(hits, named)
         if not hits:
             return []
-
-        def best(families: tuple[ModelFamily, ...]) -> ModelFamily:
-            return min(families, key=rank.__getitem__)
-
-        regions, lone_ends = _reasoning_regions(text, hits, best)
+        prefer = preference(exchange)
+        regions, lone_ends = _reasoning_regions(text, hits, prefer.best)
         split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
         for index, hit in enumerate(hits[:MAX_FINDINGS]):
-            role = TOKEN_ROLES[hit.literal]
-            family = best(role.ends) if index in lone_ends else best(role.owners)
-            prefilled_gap = index in lone_ends and family.start_prefilled
-            details: dict[str, object] = {"token": hit.literal, "family": family.name}
+            literal = hit.literal
+            lone = index in lone_ends
+            family = prefer.closer[literal] if lone else prefer.owner[literal]
+            details: dict[str, object] = {"token": literal, "family": family.name}
             if split_at and crosses(split_at, hit.start, hit.end):
                 details["split_across_chunks"] = True
             findings.append(
                 self.finding(
                     Label.BOUNDARY_TOKEN,
-                    layer=Layer.TEMPLATE if prefilled_gap else Layer.PARSER,
+                    layer=Layer.TEMPLATE if lone and family.start_prefilled else Layer.PARSER,
                     remediation=Remediation.STRIP,
-                    confidence=0.85 if role.contextual else 0.98,
+                    confidence=0.85 if TOKEN_ROLES[literal].contextual else 0.98,
                     text=text,
                     span=(hit.start, hit.end),
                     details=details,
@@ -78,13 +76,13 @@ class BoundaryTokens(DetectorBase):
         return findings
 
     def _leak(self, text: str, region: _Region) -> Finding:
-        answer_left = bool(text[: region.start].strip() or text[region.end :].strip())
+        answer_left = bool(_INK.search(text, 0, region.start) or _INK.search(text, region.end))
         clean = region.kind != "unterminated" and answer_left
         return self.finding(
             Label.REASONING_LEAK,
             layer=Layer.PARSER,
             remediation=Remediation.STRIP if clean else Remediation.REGENERATE,
-            confidence={"pair": 0.95, "lone_end": 0.9}.get(region.kind, 0.85),
+            confidence=_REGION_CONFIDENCE[region.kind],
             text=text,
             span=(region.start, region.end),
             details={
@@ -95,11 +93,19 @@ class BoundaryTokens(DetectorBase):
         )
 
 
+_REGION_CONFIDENCE = {"pair": 0.95, "lone_end": 0.9, "unterminated": 0.85}
+# Anything but whitespace: "is there text here?" without copying the range.
+_INK = re.compile(r"\S")
+
+
+_CONTEXTUAL = frozenset(literal for literal, role in TOKEN_ROLES.items() if role.contextual)
+
+
 def _drop_unsupported_contextual(hits: list[Hit], named: tuple[ModelFamily, ...]) -> list[Hit]:
     """Contextual tokens count only for a named family or one whose other delimiters show."""
-    roles = [TOKEN_ROLES[h.literal] for h in hits]
-    if not any(r.contextual for r in roles):
+    if not any(h.literal in _CONTEXTUAL for h in hits):
         return hits
+    roles = [TOKEN_ROLES[h.literal] for h in hits]
     present = {f for r in roles if not r.contextual for f in r.owners}
     present.update(named)
     return [
@@ -135,29 +141,37 @@ def _reasoning_regions(
             lone_ends.add(index)
             if (
                 leading
-                and text[: hit.start].strip()
+                and _INK.search(text, 0, hit.start)
                 and not _named_in_prose(text, hit)
-                and (text[hit.end :].strip() or any(f.start_prefilled for f in role.ends))
+                and (_INK.search(text, hit.end) or any(f.start_prefilled for f in role.ends))
             ):
                 # Without a prefilled start, an end token with nothing after it closes
                 # the answer itself (harmony "…answer<|end|>"), not hidden reasoning.
                 regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", best(role.ends)))
             leading = False
             continue
-        shared = tuple(f for f in TOKEN_ROLES[opened.literal].starts if f in role.ends)
+        shared = _SHARED.get((opened.literal, hit.literal), ())
         if shared:
             if _reasoning_between(text, opened, hit, before_opened):
                 regions.append(
                     _Region(opened.start, hit.end, opened.end, hit.start, "pair", best(shared))
                 )
             opened = None
-    if opened is not None and text[opened.end :].strip() and not _named_in_prose(text, opened):
+    if opened is not None and _INK.search(text, opened.end) and not _named_in_prose(text, opened):
         family = best(TOKEN_ROLES[opened.literal].starts)
         regions.append(
             _Region(opened.start, len(text), opened.end, len(text), "unterminated", family)
         )
     return regions, lone_ends
 
+
+# (start literal, end literal) -> the families for which they pair up
+_SHARED: dict[tuple[str, str], tuple[ModelFamily, ...]] = {
+    (start, end): shared
+    for start, opener in TOKEN_ROLES.items()
+    for end, closer in TOKEN_ROLES.items()
+    if (shared := tuple(f for f in opener.starts if f in closer.ends))
+}
 
 # "…the model writes between <think> and </think>" names the tags mid-sentence around a
 # word or two; leaked reasoning starts a line or runs longer than this.
@@ -166,14 +180,15 @@ _MENTION_MAX_CHARS = 24
 
 def _reasoning_between(text: str, opened: Hit, closed: Hit, previous: Hit | None) -> bool:
     """Non-empty reasoning, unless the tags are only named mid-sentence around a word or two."""
-    inner = text[opened.end : closed.start].strip()
-    if not inner:
+    ink = _INK.search(text, opened.end, closed.start)
+    if ink is None:
         return False
     line_start = text.rfind("\n", 0, opened.start) + 1
     if previous is not None and previous.end > line_start:
         return True  # right after another delimiter: "<|start|>assistant<|channel|>analysis"
-    mid_sentence = bool(text[line_start : opened.start].strip())
-    return not mid_sentence or len(inner) > _MENTION_MAX_CHARS
+    if _INK.search(text, line_start, opened.start) is None:
+        return True  # the start delimiter opens its line
+    return len(text[ink.start() : closed.start].rstrip()) > _MENTION_MAX_CHARS
 
 
 def _named_in_prose(text: str, hit: Hit) -> bool:
@@ -247,7 +262,9 @@ def _drop_mentions(text: str, hits: list[Hit]) -> list[Hit]:
     """``hits`` without the delimiters that are only named in explanatory prose."""
     if len(hits) > 256:
         return hits  # a flood of tokens is output, not an explanation
-    strong = [_strong_mention(text, hit) for hit in hits]
+    if not any(_loose(text, hit) for hit in hits):
+        return hits  # every token is glued to its neighbours: emitted, not written about
+    strong = [_loose(text, hit) and _strong_mention(text, hit) for hit in hits]
     for index in range(len(hits) - 1):
         gap = text[hits[index].end : hits[index + 1].start]
         if len(gap) > 12 or _CONNECTOR.match(gap) is None:
@@ -283,11 +300,30 @@ def _example_pair(text: str, opened: Hit, closed: Hit) -> bool:
     return _in_explanatory_sentence(text, opened.start, closed.end)
 
 
+def _loose(text: str, hit: Hit) -> bool:
+    """Whitespace, a quote or CJK text next to the token: the only way a mention can look.
+
+    Leaked tokens sit glued to other tokens or text ("answer.</think>", "<|end|><|start|>").
+    """
+    after = text[hit.end : hit.end + 1]
+    if after in _WORD_AFTER or "\u3040" <= after <= "\u9fff" or "\uac00" <= after <= "\ud7a3":
+        return True
+    before = text[hit.start - 1 : hit.start] if hit.start else ""
+    return before in _BEFORE_TOKEN or "\u3040" <= before <= "\u9fff" or "\uac00" <= before <= "\ud7a3"
+
+
 def _strong_mention(text: str, hit: Hit) -> bool:
     if _NOUN_AFTER.match(text, hit.end) is not None:
         return True
+    # A noun before the token is separated from it ("the tag </think>", "토큰 </think>");
+    # a token glued to the preceding text ("answer.</think>") never is.
+    if hit.start == 0 or text[hit.start - 1] not in _BEFORE_TOKEN:
+        return False
     before = text[max(0, hit.start - 40) : hit.start]
-    return bool(before) and _NOUN_BEFORE.search(before) is not None
+    return _NOUN_BEFORE.search(before) is not None
+
+
+_BEFORE_TOKEN = frozenset(" \t:,(“\"'「")
 
 
 def _weak_mention(text: str, hits: list[Hit], index: int) -> bool:

@@ -8,12 +8,13 @@ tool's JSON Schema: ``details["rescued_calls"] = [{"name", "arguments", "schema_
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from detectors import schema
 from detectors.common import MAX_FINDINGS, DetectorBase
 from detectors.exchange import Exchange
-from detectors.families import family_for
+from detectors.families import FAMILIES, ModelFamily, named_families
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
 from detectors.text import (
@@ -31,7 +32,12 @@ from detectors.tool_markup import TOOL_MARKUPS, Call, ToolMarkup, calls_from_val
 _OPENER_OWNER = {cue: m for m in reversed(TOOL_MARKUPS) if not m.bare for cue in m.cues}
 _OPENERS = LiteralScanner(_OPENER_OWNER)
 # Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not scanned.
-_BARE_CUES = {cue for m in TOOL_MARKUPS if m.bare for cue in m.cues}
+_BARE_CUES = tuple(dict.fromkeys(cue for m in TOOL_MARKUPS if m.bare for cue in m.cues))
+# cue -> positions in TOOL_MARKUPS of the rows it announces
+_ROWS_BY_CUE: dict[str, tuple[int, ...]] = {}
+for _i, _m in enumerate(TOOL_MARKUPS):
+    for _cue in _m.cues:
+        _ROWS_BY_CUE[_cue] = (*_ROWS_BY_CUE.get(_cue, ()), _i)
 # The whole answer is one pythonic call: get_weather(city="Seoul")
 _WHOLE_PYTHONIC = re.compile(r"[A-Za-z_][\w.]*\s*\(.*\)\s*", re.DOTALL)
 _MAX_ERRORS = 3
@@ -59,15 +65,16 @@ class ToolCallText(DetectorBase):
             return [self._finding(exchange, text, span, syntax, calls, 0.95)]
 
         openers = _OPENERS.finditer(text)
-        present = {hit.literal for hit in openers}
-        present.update(cue for cue in _BARE_CUES if cue in text)
-        if not present:
+        rows = {i for hit in openers for i in _ROWS_BY_CUE[hit.literal]}
+        for bare_cue in _BARE_CUES:
+            if bare_cue in text:
+                rows.update(_ROWS_BY_CUE[bare_cue])
+        if not rows:
             return []
         findings: list[Finding] = []
         taken: list[tuple[int, int]] = []
-        for markup in TOOL_MARKUPS:
-            if present.isdisjoint(markup.cues):
-                continue
+        for row in sorted(rows):
+            markup = TOOL_MARKUPS[row]
             for match in markup.pattern.finditer(text):
                 start = match.start()
                 if _overlaps(taken, start, match.end()):
@@ -180,7 +187,13 @@ def _whole_text_calls(body: str, declared: dict[str, Any]) -> tuple[list[Call] |
 
 
 def _family_writing(exchange: Exchange, syntax: str) -> str | None:
-    for family in family_for(exchange):
+    return _writer(named_families(exchange), syntax)
+
+
+@lru_cache(maxsize=512)
+def _writer(named: tuple[ModelFamily, ...], syntax: str) -> str | None:
+    """The preferred family (named ones first) that writes tool calls in ``syntax``."""
+    for family in named + FAMILIES:
         if any(m.name == syntax for m in family.tool_call_markup):
             return family.name
     return None
