@@ -28,7 +28,8 @@ from functools import lru_cache
 from typing import Any
 
 from detectors.exchange import Exchange
-from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, named_families
+from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily
+from detectors.families import _named as named_for  # cached lookup by version fields
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
 
@@ -129,32 +130,54 @@ class Facts:
 
 def facts_of(exchange: Exchange) -> Facts:
     v = exchange.versions
-    models = model_families(v.model_name)
-    reasoning_family = parser_family(v.reasoning_parser)
-    named = named_families(exchange)
-    suggested = suggested_reasoning_parser(v.model_name, v.tool_call_parser)
+    # metadata repeats for every response of a deployment, so the facts are cached by it
+    return _facts(
+        v.model_name,
+        v.reasoning_parser,
+        v.tool_call_parser,
+        v.engine_name,
+        v.engine_version,
+        exchange.reasoning_field,
+        exchange.client_reasoning_field,
+        bool(exchange.reasoning_text.strip()),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _facts(
+    model_name: str | None,
+    reasoning_parser: str | None,
+    tool_call_parser: str | None,
+    engine_name: str | None,
+    engine_version: str | None,
+    reasoning_field: str | None,
+    client_reasoning_field: str | None,
+    has_reasoning_text: bool,
+) -> Facts:
+    models = model_families(model_name)
+    reasoning_family = parser_family(reasoning_parser)
+    named = named_for(reasoning_parser, tool_call_parser, model_name)
+    suggested = suggested_reasoning_parser(model_name, tool_call_parser)
     context = _Context(
-        model=v.model_name or "the model",
+        model=model_name or "the model",
         model_family=models[0].name if models else "unknown",
-        reasoning_parser=v.reasoning_parser or "none",
+        reasoning_parser=reasoning_parser or "none",
         parser_family=reasoning_family.name if reasoning_family else "unknown",
-        tool_parser=v.tool_call_parser or "none",
+        tool_parser=tool_call_parser or "none",
         suggested_parser=suggested or "<the model family's parser>",
-        engine=" ".join(x for x in (v.engine_name, v.engine_version) if x) or "the engine",
-        engine_field=exchange.reasoning_field or "none",
-        client_field=exchange.client_reasoning_field or "none",
+        engine=" ".join(x for x in (engine_name, engine_version) if x) or "the engine",
+        engine_field=reasoning_field or "none",
+        client_field=client_reasoning_field or "none",
     )
     return Facts(
         model_families=models,
         named=named,
         reasoning_family=reasoning_family,
-        tool_parser_only=tool_parser_only(v.reasoning_parser, v.tool_call_parser, v.model_name),
-        parser_mismatch=parser_mismatch(v.model_name, v.reasoning_parser),
-        field_mismatch=field_mismatch(exchange.reasoning_field, exchange.client_reasoning_field),
+        tool_parser_only=tool_parser_only(reasoning_parser, tool_call_parser, model_name),
+        parser_mismatch=parser_mismatch(model_name, reasoning_parser),
+        field_mismatch=field_mismatch(reasoning_field, client_reasoning_field),
         reasoning_model=bool(
-            exchange.reasoning_text.strip()
-            or v.reasoning_parser
-            or any(f.reasoning_end for f in named)
+            has_reasoning_text or reasoning_parser or any(f.reasoning_end for f in named)
         ),
         context=context,
     )
@@ -165,7 +188,8 @@ def facts_of(exchange: Exchange) -> Facts:
 
 def _detail(finding: Finding, key: str) -> Any:
     details = finding.details
-    return details.get(key) if isinstance(details, Mapping) else None
+    # details is a plain dict in practice; type() avoids the slow ABC check on a hot path
+    return details.get(key) if type(details) is dict else None
 
 
 def _token(finding: Finding) -> str | None:
@@ -569,12 +593,12 @@ def diagnose(exchange: Exchange, findings: Sequence[Finding]) -> list[Finding]:
         earlier = _detail(finding, "diagnosis")  # diagnosed before: keep the detector's word
         diagnosis["detector_layer"] = (
             earlier.get("detector_layer", finding.layer.value)
-            if isinstance(earlier, Mapping)
+            if type(earlier) is dict
             else finding.layer.value
         )
         if notes:
             diagnosis["also"] = notes
-        details = dict(finding.details) if isinstance(finding.details, Mapping) else {}
+        details = dict(finding.details) if type(finding.details) is dict else {}
         details["diagnosis"] = diagnosis
-        out.append(replace(finding, layer=layer, details=details))
+        out.append(finding.evolve(layer=layer, details=details))
     return out

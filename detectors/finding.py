@@ -28,6 +28,21 @@ class Finding:
     span: tuple[int, int] | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    def evolve(self, *, layer: Layer, details: dict[str, Any]) -> Finding:
+        """A copy with another layer and details (cheaper than dataclasses.replace)."""
+        return Finding(
+            self.label,
+            self.detector_id,
+            self.detector_version,
+            self.source,
+            self.layer if layer is None else layer,
+            self.remediation,
+            self.confidence,
+            self.evidence,
+            self.span,
+            details,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,
