@@ -37,7 +37,9 @@ def _slot_setters() -> tuple[Any, ...] | None:
         return None
     if getattr(Finding, "__post_init__", None) is not None:
         return None
-    setters = tuple(getattr(Finding.__dict__.get(name), "__set__", None) for name in _FINDING_FIELDS)
+    setters = tuple(
+        getattr(Finding.__dict__.get(name), "__set__", None) for name in _FINDING_FIELDS
+    )
     return None if any(s is None for s in setters) else setters
 
 
@@ -136,6 +138,31 @@ class DetectorBase:
             evidence,
             span,
             details if details is not None else {},
+        )
+
+    def span_finding(
+        self,
+        label: str,
+        layer: Layer,
+        remediation: Remediation,
+        confidence: float,
+        text: str,
+        start: int,
+        end: int,
+        details: dict[str, Any],
+    ) -> Finding:
+        """``finding(...)`` for a span of ``text``, positional: for loops over many hits."""
+        return new_finding(
+            label,
+            self.id,
+            self.version,
+            self.source,
+            layer,
+            remediation,
+            confidence,
+            _snippet(text, (start, end)),
+            (start, end),
+            details,
         )
 
     def __repr__(self) -> str:

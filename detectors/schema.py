@@ -379,9 +379,7 @@ def _array_checks(schema: dict[str, Any], keywords: frozenset[str], depth: int) 
     return out
 
 
-def _object_checks(
-    schema: dict[str, Any], keywords: frozenset[str], depth: int
-) -> list[Predicate]:
+def _object_checks(schema: dict[str, Any], keywords: frozenset[str], depth: int) -> list[Predicate]:
     properties = schema.get("properties", {})
     subs = tuple((name, _node(sub, keywords, depth + 1)) for name, sub in properties.items())
     required = tuple(schema.get("required", ()))

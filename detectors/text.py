@@ -237,7 +237,9 @@ class LiteralScanner:
         for prefix, pattern in self._groups:
             if prefix in text:
                 groups += 1
-                hits.extend(new(Hit, (m.start(), m.end(), m.group())) for m in pattern.finditer(text))
+                hits.extend(
+                    new(Hit, (m.start(), m.end(), m.group())) for m in pattern.finditer(text)
+                )
         if groups < 2:
             return hits
         hits.sort(key=lambda h: (h.start, -h.end))

@@ -31,6 +31,9 @@ class ToolMarkup:
 
     ``bare`` marks syntaxes that are ordinary JSON (Llama-3's bare call object):
     a match counts only when it rescues a call to a declared tool.
+
+    ``opener``: a cue found with no parsable block after it is still markup (a special
+    token such as ``[TOOL_CALLS]``). False for cues that prose can contain as words.
     """
 
     name: str
@@ -38,6 +41,7 @@ class ToolMarkup:
     pattern: re.Pattern[str]
     rescue: Rescue
     bare: bool = False
+    opener: bool = True
 
 
 # --------------------------------------------------------------------------- call shapes
@@ -325,23 +329,24 @@ def pythonic_calls(source: str) -> list[Call] | None:
     source = source.strip()
     if not source or len(source) > _MAX_PYTHONIC:
         return None
-    for candidate in (source, None):
-        if candidate is None:
-            lines = [line.strip() for line in source.splitlines() if line.strip()]
-            if len(lines) < 2:
-                return None
-            candidate = "[" + ", ".join(lines) + "]"
-        try:
-            tree = ast.parse(candidate, mode="eval")
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        body = tree.body
-        nodes = body.elts if isinstance(body, ast.List) else [body]
-        calls = [_pythonic_call(n) for n in nodes]
-        if nodes and all(c is not None for c in calls):
-            return [c for c in calls if c is not None]
+    calls = _parsed_calls(source)
+    if calls is None and "\n" in source:  # Olmo 3 writes one call per line
+        lines = [line.strip() for line in source.splitlines() if line.strip()]
+        calls = _parsed_calls("[" + ", ".join(lines) + "]")
+    return calls
+
+
+def _parsed_calls(source: str) -> list[Call] | None:
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    return None
+    body = tree.body
+    nodes = body.elts if isinstance(body, ast.List) else [body]
+    calls = [_pythonic_call(node) for node in nodes]
+    if not nodes or any(call is None for call in calls):
+        return None
+    return [call for call in calls if call is not None]
 
 
 _CLOSERS = {"[": "]", "(": ")", "{": "}"}
@@ -411,7 +416,9 @@ GLM45 = ToolMarkup(
     name="glm45",
     cues=("<tool_call>",),
     pattern=re.compile(
-        r"<tool_call>\s*(?P<name>[A-Za-z_][\w.\-]{0,127})\s*(?P<body>.*?)(?:</tool_call>|\Z)", _F
+        r"<tool_call>\s*(?P<name>[A-Za-z_](?:[\w.\-]{0,126}\w)?)(?=\s*(?:<arg_key>|</tool_call>|\n|\Z))"
+        r"\s*(?P<body>.*?)(?:</tool_call>|\Z)",
+        _F,
     ),
     rescue=_rescue_glm45,
 )
@@ -441,15 +448,20 @@ LLAMA3_JSON = ToolMarkup(
     rescue=_rescue_bare_json,
     bare=True,
 )
+# The recipient "to=functions.NAME" must be followed by what a harmony header carries
+# next (a special token, the "json"/"code" constraint, or the arguments): prose that
+# names the convention ("addressed with to=functions.x in the header") is not a call.
 HARMONY = ToolMarkup(
     name="harmony",
     cues=("to=functions.",),
     pattern=re.compile(
-        r"to=functions\.(?P<name>[\w\-]+(?:\.[\w\-]+)*)(?P<body>.*?)"
+        r"to=functions\.(?P<name>[\w\-]+(?:\.[\w\-]+)*)"
+        r"(?=\s*(?:<\||json|code|\{))(?P<body>.*?)"
         r"(?:<\|call\|>|(?=<\|start\|>|<\|end\|>)|\Z)",
         _F,
     ),
     rescue=_rescue_harmony,
+    opener=False,
 )
 KIMI_K2 = ToolMarkup(
     name="kimi_k2",

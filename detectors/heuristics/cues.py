@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import NamedTuple
 
 # What ends a sentence in the languages we read. A period before an ASCII letter or
@@ -42,6 +41,8 @@ def find_sentence_end(text: str, pos: int = 0, endpos: int | None = None) -> int
         if text[at] != "." or at + 1 >= stop or text[at + 1] not in _NOT_AFTER_PERIOD:
             return at
         pos = at + 1
+
+
 _LEAD_IN_TAIL = r"[\s,，、.。!！~～—–-]*"
 # At most this many acknowledgements before the cue ("Sure, happy to help. Let me…").
 _MAX_LEAD_INS = 2
@@ -64,7 +65,7 @@ class _Compiled:
     lead: re.Pattern[str]
     opening: re.Pattern[str] | None
     sentence: re.Pattern[str] | None
-    anchors: tuple[str, ...]
+    anchors: re.Pattern[str] | None  # any one of the anchors, as a literal alternation
 
 
 # Cues never need more than this much of the opening.
@@ -104,9 +105,7 @@ class OpeningCues:
                     f"cue lists {sorted(unknown)} for {lang!r}: use opening/sentence/anchors"
                 )
             words = (lead_ins or {}).get(lang, ())
-            lead = (
-                f"(?:(?:{'|'.join(words)}){_LEAD_IN_TAIL}){{0,{_MAX_LEAD_INS}}}" if words else ""
-            )
+            lead = f"(?:(?:{'|'.join(words)}){_LEAD_IN_TAIL}){{0,{_MAX_LEAD_INS}}}" if words else ""
             opening = "|".join(table.get("opening") or ())
             sentence = "|".join(table.get("sentence") or ())
             for flags, target in ((0, compiled), (re.IGNORECASE, exact)):
@@ -115,7 +114,7 @@ class OpeningCues:
                     lead=re.compile(lead, flags),
                     opening=re.compile(f"{lead}(?:{opening})", flags) if opening else None,
                     sentence=re.compile(sentence, flags) if sentence else None,
-                    anchors=tuple(a.lower() for a in table.get("anchors") or ()),
+                    anchors=_literal_alternation(table.get("anchors") or ()),
                 )
         self._by_script = {
             script: tuple(compiled[lang] for lang in langs if lang in compiled)
@@ -153,18 +152,29 @@ class OpeningCues:
             if found is None and entry.sentence is not None:
                 begin = entry.lead.match(subject).end()  # type: ignore[union-attr]
                 limit = opening.first_end
+                if limit < 0:
+                    limit = first_sentence_end(subject)
                 if begin > limit:  # the lead-in ran past the first sentence ("네. …")
                     limit = find_sentence_end(subject, begin)
                     if limit < 0:
                         limit = len(subject)
-                if entry.anchors:
-                    first = subject[begin:limit]
-                    if not any(anchor in first for anchor in entry.anchors):
-                        continue
+                if (
+                    entry.anchors is not None
+                    and entry.anchors.search(subject, begin, limit) is None
+                ):
+                    continue
                 found = entry.sentence.search(subject, begin, limit)
             if found is not None:
                 return Opening(entry.language, opening.start, opening.start + found.end())
         return None
+
+
+def _literal_alternation(literals: Sequence[str]) -> re.Pattern[str] | None:
+    """One regex matching any of ``literals`` (lower-cased), longest first; None for none."""
+    if not literals:
+        return None
+    ordered = sorted({literal.lower() for literal in literals}, key=len, reverse=True)
+    return re.compile("|".join(re.escape(literal) for literal in ordered))
 
 
 class Prepared(NamedTuple):
@@ -174,18 +184,41 @@ class Prepared(NamedTuple):
     subject: str  # up to _HEAD characters from ``start``, lower-cased when that keeps offsets
     exact: bool  # lower-casing changed the length: match ``subject`` case-insensitively
     scripts: tuple[str, ...]  # scripts whose languages to try, in order
-    first_end: int  # offset in ``subject`` of the end of its first sentence
+    # offset in ``subject`` of the end of its first sentence; -1 when not computed (an
+    # ASCII opening: its cues are matched at the start): see ``first_sentence_end``
+    first_end: int
+
+
+def first_sentence_end(subject: str) -> int:
+    """Offset of the end of the first sentence of ``subject`` (its length when none ends)."""
+    end = find_sentence_end(subject)
+    return len(subject) if end < 0 else end
 
 
 _LATIN_ONLY = ("latin",)
 
 
-@lru_cache(maxsize=16)
+# The last text prepared and its result, as one tuple (swapped atomically, so threads
+# never see a text paired with another text's result). Every heuristic asks about the
+# same text object in turn, so an identity check beats hashing the text for a cache.
+_LAST: tuple[str | None, Prepared | None] = (None, None)
+
+
 def prepare(text: str) -> Prepared | None:
     """The opening of ``text``, or None when it does not open with a sentence.
 
-    Cached: every heuristic looks at the same opening of the same text.
+    Remembered for the last text: every heuristic looks at the same opening.
     """
+    global _LAST
+    last = _LAST
+    if last[0] is text:
+        return last[1]
+    prepared = _prepare(text)
+    _LAST = (text, prepared)
+    return prepared
+
+
+def _prepare(text: str) -> Prepared | None:
     start = 0
     first = text[:1]
     if not first.isalnum():
@@ -196,14 +229,13 @@ def prepare(text: str) -> Prepared | None:
         if not first.isalnum():
             return None
     head = text[start : start + _HEAD]
-    first_end = find_sentence_end(head)
-    if first_end < 0:
-        first_end = len(head)
+    first_end = -1
     if head.isascii():
         if not first.isalpha():
             return None  # digits, then only ASCII: no cue table applies
         scripts: tuple[str, ...] = _LATIN_ONLY
     else:
+        first_end = first_sentence_end(head)
         if first.isascii():
             scripts = _LATIN_ONLY if first.isalpha() else ()
             found = _LETTER_SCRIPT.search(head, 0, first_end)
@@ -273,7 +305,9 @@ class Markers:
         return found_kinds
 
 
-_LETTER_SCRIPT = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]")
+_LETTER_SCRIPT = re.compile(
+    r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]"
+)
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 

@@ -50,7 +50,21 @@ LEAD_INS: dict[str, list[str]] = {
         "감사합니다",
         "안녕하세요",
     ],
-    "zh": ["好的", "好嘞", "好呀", "好", "当然", "没问题", "可以的", "可以", "收到", "明白了?", "行", "你好", "您好"],
+    "zh": [
+        "好的",
+        "好嘞",
+        "好呀",
+        "好",
+        "当然",
+        "没问题",
+        "可以的",
+        "可以",
+        "收到",
+        "明白了?",
+        "行",
+        "你好",
+        "您好",
+    ],
     "ja": [
         "はい",
         "承知しました",
@@ -80,7 +94,11 @@ _EN_ACTION = (
     r"|numbers|figures|info|information|results?|records?))\b"
     r"|work\s+(?:that|this|it)\s+out|calculate|compute|crunch|do\s+the\s+math|tally"
     r"|go\s+(?:and\s+)?(?:check|look|find|fetch|get|search)|track\s+down|hunt\s+down"
-    r"|confirm\s+(?:that|this|it|the\s+(?:latest|current))\b|load\s+(?:the|your|that|this)\b)\b"
+    r"|confirm\s+(?:that|this|it|the\s+(?:latest|current))\b|load\s+(?:the|your|that|this)\b"
+    r"|(?:start|begin)\s+by\s+(?:checking|looking|searching|pulling|fetching|gathering"
+    r"|verifying|finding|querying|reviewing|reading)"
+    r"|review\s+(?:the|your|that|this)\s+(?:\w+\s+){0,2}?(?:details|records?|account|history"
+    r"|logs?|data|numbers|figures|docs|documentation|files?)\b)\b"
 )
 # A gerund opening is a progress report only with a marker of the moment ("…now",
 # "…for you", "…before I answer"); otherwise it is a subject ("Checking the oil
@@ -105,7 +123,8 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:first,?\s+|now,?\s+)?(?:let\s+me|i['’]ll|i\s+will|i['’]m\s+going\s+to"
             r"|i\s+am\s+going\s+to|i['’]m\s+gonna|i\s+need\s+to|i['’]d\s+better|allow\s+me\s+to"
             r"|i['’]ll\s+need\s+to|i['’]m\s+about\s+to)"
-            r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|briefly|actually|real\s+quick))*"
+            r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|briefly|actually|real\s+quick"
+            r"|try\s+to|try\s+and|quickly\s+go))*"
             r"\s+" + _EN_ACTION,
             # "I'm checking the docs…"
             r"i['’]m\s+(?:now\s+|just\s+|currently\s+|still\s+)?(?:checking|searching"
@@ -120,7 +139,7 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:one|just\s+a|give\s+me\s+a|allow\s+me\s+a|bear\s+with\s+me\s+(?:for\s+)?a)\s+"
             r"(?:moment|sec(?:ond)?|minute|min)\b|hold\s+on\b|hang\s+(?:on|tight)\b"
             r"|bear\s+with\s+me\b|please\s+(?:wait|hold|stand\s+by)\b|stand\s+by\b"
-            r"|working\s+on\s+it\b|on\s+it[.!]",
+            r"|working\s+on\s+it\b|on\s+it[.!]|looking\s+into\s+(?:it|this|that)\b",
         ],
     },
     "ko": {
@@ -131,7 +150,7 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"|점검해|체크해|들여다)\s?(?:보겠|볼게|볼께|보도록|봐야겠|보고\s?오겠|보고\s?올게)"
             r"|(?:검색|확인|조회|계산|조사|점검|체크)(?:하겠|할게|할께|해\s?드리겠|해\s?드릴게|해\s?드릴께)"
             r"|(?:찾아|알아봐|알아보아)\s?드리겠|(?:찾아|알아봐)\s?드릴[게께]"
-            r"|찾겠|찾을[게께]|불러오겠|불러올[게께]|가져오겠|가져올[게께]",
+            r"|찾겠|찾을[게께]|불러오겠|불러올[게께]|가져오겠|가져올[게께]|알아볼[게께]",
             # "최신 데이터를 불러오는 중입니다", "확인 중입니다"
             r"(?:확인|검색|조회|계산|분석|검토|조사)\s?중(?:입니다|이에요|이예요)"
             r"|(?:불러오는|가져오는|찾는|확인하는|살펴보는|검색하는|조회하는|알아보는)\s?중"
@@ -139,9 +158,9 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"|(?:찾아보|알아보|살펴보|불러오|가져오)고\s?있(?:습니다|어요)",
             # "살펴보겠습니다"/"알아보겠습니다" open tutorials ("먼저 기본 개념을 살펴보겠습니다");
             # they are lookups only with "먼저/우선/잠시…" and an object that is data.
-            r"(?:먼저|우선|일단|잠시만요?|잠깐만요?|바로|지금|얼른)[^.!?。\n]{0,40}?"
+            r"(?:먼저|우선|일단|잠시만요?|잠깐만요?|바로|지금|얼른)(?:[^.!?。\n]|\.(?=[A-Za-z0-9])){0,40}?"
             r"(?:자료|정보|데이터|문서|기록|일정|시세|주가|가격|환율|날씨|예보|현황|상태|결과|내역|로그"
-            r"|설정|파일|재고|운임|항공편|기사|뉴스|최신)[^.!?。\n]{0,20}?"
+            r"|설정|파일|재고|운임|항공편|기사|뉴스|최신)(?:[^.!?。\n]|\.(?=[A-Za-z0-9])){0,20}?"
             r"(?:살펴|알아)\s?(?:보겠|볼게|볼께|보도록)",
         ],
         # every sentence cue above ends in one of these
@@ -167,14 +186,16 @@ CUES: dict[str, dict[str, list[str]]] = {
         "anchors": ["我"],
     },
     "ja": {
-        "opening": [r"少々お待ちください|しばらくお待ちください|お待ちください|少しお待ち|ちょっと待ってください"],
+        "opening": [
+            r"少々お待ちください|しばらくお待ちください|お待ちください|少しお待ち|ちょっと待ってください"
+        ],
         "sentence": [
-            r"(?:調べ|確認し|検索し|探し|見|チェックし|計算し|読み込ん|開い|問い合わせ)て(?:み)?ます"
+            r"(?:調べ|確認し|検索し|探し|見|チェックし|計算し|読み込ん|開い|問い合わせ)て(?:み|い|お)?ます"
             r"|(?:調べ|確認し|検索し|探し|計算し)ます|お調べします|確認いたします|お調べいたします"
             r"|(?:確認|調べ)てきます|(?:確認|検索|調査)中です"
             r"|(?:確認|検索|調査)(?:して|いたして)おります|お調べしております",
         ],
-        "anchors": ["ます", "中です", "おります"],
+        "anchors": ["ます", "中です"],
     },
 }
 

@@ -37,7 +37,7 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:the\s+user(?:['’]s\s+(?:question|request)|\s+(?:is\s+(?:asking|looking|trying"
             r"|requesting|wondering|interested|confused|probably|likely)|was\s+asking|wants|wanted"
             r"|asks|asked|seems|just|mentioned|said|says|provided|gave|might\s+be|may\s+be"
-            r"|probably|likely))\b|the\s+question\s+is\b"
+            r"|probably|likely))\b|the\s+question\s+is\s+(?:asking|about)\b"
             r"|i\s+need\s+to\s+(?:figure|understand|think|work\s+out|determine|answer|respond"
             r"|recall|make\s+sure)|let\s+me\s+(?:think|see\b|figure|work\s+(?:this|it|through)"
             r"|break\s+(?:this|it)\s+down|recall|consider|parse|understand|analy[sz]e|make\s+sure"
@@ -50,6 +50,11 @@ CUES: dict[str, dict[str, list[str]]] = {
             # "They're asking about…", "The question is asking…", "My task is to…"
             r"(?:so,?\s+)?(?:they['’]re|they\s+are)\s+asking\s+(?:about|for|whether|if|how|what)\b"
             r"|the\s+question\s+(?:is\s+asking|asks)\b|my\s+task\s+is\s+to\b",
+            # harmony-style analysis: "We need to answer…", "User asks: …", "Need to respond…"
+            r"(?:we|i)\s+(?:need|have)\s+to\s+(?:answer|respond|reply|provide|give|output|produce"
+            r"|figure\s+out|compute|calculate)\b|we\s+should\s+(?:answer|respond|reply|provide)\b"
+            r"|user\s+(?:asks|asked|wants|is\s+asking)\b|need\s+to\s+(?:answer|respond|reply"
+            r"|provide|output)\b",
             # "Hmm, wait…", "Hmm, let me…"
             r"hmm+[,.…!]*\s+(?:wait|so|let\s+me|let['’]s|the\s+user|i\s+need|i\s+should|okay|ok|but"
             r"|maybe|actually|how|what)\b",
@@ -78,16 +83,16 @@ CUES: dict[str, dict[str, list[str]]] = {
     "ko": {
         "opening": [
             # Plain-style musing ("음, 이 문제는 조금 까다롭다."), not "음, 좋은 질문이에요."
-            r"[음흠][,.…\s]+[^.!?\n]{0,60}?(?:다|자|지|네|군|까|나)[.!?…]",
+            r"[음흠][,.…\s]+(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,60}?(?:다|자|지|네|군|까|나)[.!?…]",
             # "사용자가 …를 묻고 있다": narration about the user, not "사용자가 로그인하면…"
-            r"사용자(?:가|는|께서)\s?[^.!?\n]{0,60}?(?:묻고\s?있|물어\s?보고\s?있|물었|원하고\s?있|원한다"
+            r"사용자(?:가|는|께서)\s?(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,60}?(?:묻고\s?있|물어\s?보고\s?있|물었|원하고\s?있|원한다"
             r"|원하는\s?것\s?같|요청했|요청하고\s?있|질문했|질문하고\s?있|알고\s?싶어\s?하|궁금해\s?하)",
-            r"(?:사용자의\s?)?질문(?:은|의\s?핵심은)\s?[^.!?\n]{0,80}?(?:에\s?관한|에\s?대한|이냐는|인지)\s?"
+            r"(?:사용자의\s?)?질문(?:은|의\s?핵심은)\s?(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,80}?(?:에\s?관한|에\s?대한|이냐는|인지)\s?"
             r"(?:것이다|것이군|거다|내용이다)",
             r"좋아[,.]\s*(?:사용자|먼저|이제|그럼)",
             r"먼저[,]?\s*사용자(?:의|가)\s?(?:질문|요청|의도)",
             # "잠깐, 조건부터 정리하자.": plain-style self-correction (polite "잠깐만요" is a preamble)
-            r"잠깐[,.…]\s*[^.!?\n]{0,40}?(?:하자|보자|이다|인가|였나|아닌가|잖아)[.!?…]",
+            r"잠깐[,.…]\s*(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,40}?(?:하자|보자|이다|인가|였나|아닌가|잖아)[.!?…]",
         ],
     },
     "ja": {
@@ -174,36 +179,38 @@ _TAIL = 16
 class _Narration:
     """The narration markers of one language, compiled; ``kinds`` rates one sentence."""
 
-    __slots__ = ("_anywhere", "_end_strong", "_end_weak", "_start_strong", "_start_weak")
+    __slots__ = ("_anywhere", "_end", "_start")
 
     def __init__(self, table: dict[str, Any]) -> None:
-        def compiled(key: str) -> re.Pattern[str] | None:
-            return re.compile(table[key]) if key in table else None
-
-        self._start_strong = compiled("start_strong")
-        self._start_weak = compiled("start_weak")
-        self._end_strong = compiled("end_strong")
-        self._end_weak = compiled("end_weak")
+        self._start = _either(table.get("start_strong"), table.get("start_weak"))
+        self._end = _either(table.get("end_strong"), table.get("end_weak"))
         anywhere = table.get("anywhere")
         self._anywhere = Markers(*anywhere) if anywhere else None
 
-    def kinds(self, text: str, lo: int, hi: int) -> int:
-        """``Markers.STRONG | Markers.WEAK`` bits for the sentence ``text[lo:hi]`` (lower case)."""
-        while lo < hi and text[lo].isspace():
-            lo += 1
+    def kinds(self, sentence: str) -> int:
+        """``Markers.STRONG | Markers.WEAK`` bits for one lower-case, left-stripped sentence."""
         found = 0
-        if self._start_strong is not None and self._start_strong.match(text, lo, hi):
-            return Markers.STRONG
-        if self._start_weak is not None and self._start_weak.match(text, lo, hi):
-            found = Markers.WEAK
-        tail = max(lo, hi - _TAIL)
-        if self._end_strong is not None and self._end_strong.search(text, tail, hi):
-            return Markers.STRONG
-        if self._end_weak is not None and self._end_weak.search(text, tail, hi):
-            found = Markers.WEAK
+        if self._start is not None:
+            hit = self._start.match(sentence)
+            if hit is not None:
+                if hit.lastgroup == "strong":
+                    return Markers.STRONG
+                found = Markers.WEAK
+        if self._end is not None:
+            hit = self._end.search(sentence, max(0, len(sentence) - _TAIL))
+            if hit is not None:
+                if hit.lastgroup == "strong":
+                    return Markers.STRONG
+                found = Markers.WEAK
         if self._anywhere is not None:
-            found |= self._anywhere.scan(text, lo, hi)
+            found |= self._anywhere.scan(sentence)
         return found
+
+
+def _either(strong: str | None, weak: str | None) -> re.Pattern[str] | None:
+    """One regex for both strengths; ``lastgroup`` tells which matched (strong first)."""
+    parts = [f"(?P<{name}>{rx})" for name, rx in (("strong", strong), ("weak", weak)) if rx]
+    return re.compile("|".join(parts)) if parts else None
 
 
 _OPENING = OpeningCues(CUES)
@@ -262,7 +269,9 @@ def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
     subject = opening.subject
     language = _LANGUAGE_OF_SCRIPT[opening.scripts[-1]]
     markers = _NARRATION[language]
-    if not markers.kinds(subject, 0, min(len(subject), opening.first_end + 1)):
+    # An ASCII opening has no first_end yet: English markers start the sentence anyway.
+    first = subject[: opening.first_end + 1] if opening.first_end >= 0 else subject
+    if not markers.kinds(first):
         return None  # the common case: an answer's first sentence is not planning
     start = opening.start
     found = sentences(text, start, _NARRATION_CHARS, _NARRATION_SENTENCES)
@@ -270,8 +279,7 @@ def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
     any_strong = False
     last = found[0][1]
     for lo, hi in found:
-        sentence = text[lo:hi].lower()
-        kinds = markers.kinds(sentence, 0, len(sentence))
+        kinds = markers.kinds(text[lo:hi].lower().lstrip())
         if kinds:
             marked += 1
             any_strong = any_strong or bool(kinds & Markers.STRONG)

@@ -15,7 +15,7 @@ class ApiContract(DetectorBase):
     def detect(self, exchange: Exchange) -> list[Finding]:
         findings = []
         commentary = exchange.commentary_text
-        if exchange.renders_phases is True and commentary.strip():
+        if exchange.renders_phases is True and commentary and not commentary.isspace():
             text = exchange.visible_text
             at = text.find(commentary) if commentary else -1
             span = (at, at + len(commentary)) if at >= 0 else None

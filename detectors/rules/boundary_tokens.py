@@ -53,22 +53,23 @@ class BoundaryTokens(DetectorBase):
         regions, lone_ends = _reasoning_regions(text, hits, prefer.best)
         split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
-        for index, hit in enumerate(hits[:MAX_FINDINGS]):
-            literal = hit.literal
+        owner, closer, make = prefer.owner, prefer.closer, self.span_finding
+        for index, (start, end, literal) in enumerate(hits[:MAX_FINDINGS]):
             lone = index in lone_ends
-            family = prefer.closer[literal] if lone else prefer.owner[literal]
+            family = closer[literal] if lone else owner[literal]
             details: dict[str, object] = {"token": literal, "family": family.name}
-            if split_at and crosses(split_at, hit.start, hit.end):
+            if split_at and crosses(split_at, start, end):
                 details["split_across_chunks"] = True
             findings.append(
-                self.finding(
-                    Label.BOUNDARY_TOKEN,
-                    layer=Layer.TEMPLATE if lone and family.start_prefilled else Layer.PARSER,
-                    remediation=Remediation.STRIP,
-                    confidence=0.85 if TOKEN_ROLES[literal].contextual else 0.98,
-                    text=text,
-                    span=(hit.start, hit.end),
-                    details=details,
+                make(
+                    _BOUNDARY,
+                    Layer.TEMPLATE if lone and family.start_prefilled else Layer.PARSER,
+                    Remediation.STRIP,
+                    0.85 if literal in _CONTEXTUAL else 0.98,
+                    text,
+                    start,
+                    end,
+                    details,
                 )
             )
         for region in regions:
@@ -94,8 +95,10 @@ class BoundaryTokens(DetectorBase):
 
 
 _REGION_CONFIDENCE = {"pair": 0.95, "lone_end": 0.9, "unterminated": 0.85}
-# Anything but whitespace: "is there text here?" without copying the range.
-_INK = re.compile(r"\S")
+_BOUNDARY = Label.BOUNDARY_TOKEN.value
+# Visible characters: "is there text here?" without copying the range. Control and
+# zero-width characters do not count ("\x00<think>plan</think>" opens with the tag).
+_INK = re.compile(r"[^\s\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]")
 
 
 _CONTEXTUAL = frozenset(literal for literal, role in TOKEN_ROLES.items() if role.contextual)
@@ -188,11 +191,17 @@ def _reasoning_between(text: str, opened: Hit, closed: Hit, previous: Hit | None
         return True  # right after another delimiter: "<|start|>assistant<|channel|>analysis"
     if _INK.search(text, line_start, opened.start) is None:
         return True  # the start delimiter opens its line
+    if not text[opened.start - 1].isspace():
+        return True  # glued to the text before it ("Sure!<think>ok</think>"): emitted
     return len(text[ink.start() : closed.start].rstrip()) > _MENTION_MAX_CHARS
 
 
 def _named_in_prose(text: str, hit: Hit) -> bool:
-    """A sentence naming the tag ("word <tag> word", "word </tag>."), not output around it."""
+    """A token set in a sentence as a word ("word </tag> word"): no region around it.
+
+    The token itself still counts (unless it is a mention, below); only the reasoning
+    region is not inferred from it.
+    """
     if hit.start < 2 or text[hit.start - 1] not in " \t" or text[hit.start - 2].isspace():
         return False
     return hit.end >= len(text) or text[hit.end] in " \t.,;:!?)"
@@ -227,27 +236,31 @@ _NOUNS_CJK = (
 )
 _NOUN_AFTER = re.compile(
     r"[\"'”’)\]]?(?:\s{1,2}(?:(?:opening|closing|start|end|special|reasoning|thinking)\s+)?"
-    rf"(?:{_NOUNS_EN})\b|\s?(?:{_NOUNS_CJK}))"
+    rf"(?:{_NOUNS_EN})(?![A-Za-z])|\s?(?:{_NOUNS_CJK}))"
 )
 _NOUN_BEFORE = re.compile(
-    rf"(?:\b(?:{_NOUNS_EN})|{_NOUNS_CJK})"
+    rf"(?:(?<![A-Za-z])(?:{_NOUNS_EN})|{_NOUNS_CJK})"
     r"(?:\s+(?:is|are|was|were|like|such\s+as|called|named|e\.g\.|i\.e\.|of))*"
     r"[\s:,(“\"'「]*$"
 )
 _CONNECTOR = re.compile(r"\s*(?:,|/|&|and|or|to|와|과|및|和|与|或|及|、|\.\.\.|…)?\s*(?:and\s+)?$")
 _BETWEEN = re.compile(r"(?:\bbetween|\bfrom)\s*[\"“(]?$")
+# Words that make a sentence *about* markup: markup nouns, the verbs used to handle it,
+# "reasoning model", and model family names. Not generic words such as "output",
+# "format" or "reasoning", which a model's own leaked reasoning uses as often.
 _META = re.compile(
-    r"\b(?:tags?|tokens?|markers?|delimiters?|special|literal|syntax|markup|parsers?|templates?"
-    r"|format|reasoning|thinking|chain[- ]of[- ]thought|wrap(?:s|ped|ping)?|strip(?:s|ped)?"
+    # ASCII word edges: "parser가" / "模型的template" still count
+    r"(?<![A-Za-z])(?:tags?|tokens?|markers?|delimiters?|special|literal|syntax|markup|parsers?|templates?"
+    r"|(?:reasoning|thinking)[- ]models?|wrap(?:s|ped|ping)?|strip(?:s|ped|ping)?"
     r"|emit(?:s|ted)?|closes?|opens?|marks?|encloses?|remove[sd]?|delete[sd]?|filter(?:s|ed)?"
-    r"|split|parse[sd]?|detect(?:s|ed)?|grep|replace[sd]?|regex|escape[sd]?|render(?:s|ed)?"
-    r"|appears?|visible|leak(?:s|ed|ing)?|output|response|field|stop"
-    r"|qwen\w*|qwq|deepseek\w*|r1|kimi|gpt-oss"
-    r"|harmony|granite|magistral|mistral|glm\S*|minimax\S*|seed\S*|gemma\S*|claude|hunyuan"
-    r"|ernie|llama\S*|cohere|command|nemotron|olmo\S*|holo2)\b"
-    r"|태그|토큰|구분자|마커|추론|사고|파서|템플릿|형식|모델|감싸|닫는|여는|특수|출력|응답|제거|삭제"
-    r"|标签|标记|令牌|分隔符|推理|思考|思维链|解析|模板|格式|模型|包裹|包住|闭合|特殊|输出|回答|删除|去掉"
-    r"|タグ|トークン|推論|思考|パーサ|テンプレート|形式|モデル|囲|出力|削除",
+    r"|parse[sd]?|parsing|detect(?:s|ed)?|grep|replace[sd]?|regex|escape[sd]?|render(?:s|ed)?"
+    r"|appears?|visible|leak(?:s|ed|ing)?|qwen\w*|qwq|deepseek\w*|r1|kimi|gpt-oss"
+    r"|harmony|granite|magistral|mistral|glm[\w.-]*|minimax[\w.-]*|seed[\w.:-]*|gemma[\w.-]*"
+    r"|claude|hunyuan"
+    r"|ernie|llama[\w.-]*|cohere|command|nemotron|olmo[\w.-]*|holo2)(?![A-Za-z])"
+    r"|태그|토큰|구분자|마커|파서|템플릿|특수|감싸|닫는|여는|제거|삭제|추론\s?모델"
+    r"|标签|标记|令牌|分隔符|解析|模板|特殊|包裹|包住|闭合|删除|去掉|推理模型"
+    r"|タグ|トークン|パーサ|テンプレート|囲|削除|推論モデル",
     re.IGNORECASE,
 )
 # Where a sentence ends: punctuation followed by a space or the end (not "3.5", "gpt-oss.").
@@ -309,7 +322,9 @@ def _loose(text: str, hit: Hit) -> bool:
     if after in _WORD_AFTER or "\u3040" <= after <= "\u9fff" or "\uac00" <= after <= "\ud7a3":
         return True
     before = text[hit.start - 1 : hit.start] if hit.start else ""
-    return before in _BEFORE_TOKEN or "\u3040" <= before <= "\u9fff" or "\uac00" <= before <= "\ud7a3"
+    return (
+        before in _BEFORE_TOKEN or "\u3040" <= before <= "\u9fff" or "\uac00" <= before <= "\ud7a3"
+    )
 
 
 def _strong_mention(text: str, hit: Hit) -> bool:

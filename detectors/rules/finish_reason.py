@@ -7,6 +7,12 @@ from detectors.exchange import Exchange
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
 
+
+def _blank(text: str) -> bool:
+    """``not text.strip()`` without copying the text."""
+    return not text or text.isspace()
+
+
 # Finishes where empty content is explained by something other than a parser mismatch.
 _NOT_A_MISMATCH = frozenset({"length", "content_filter", "tool_calls"})
 
@@ -22,14 +28,14 @@ class FinishReason(DetectorBase):
         if (
             finish not in _NOT_A_MISMATCH
             and not exchange.tool_calls
-            and exchange.reasoning_text.strip()
-            and not exchange.visible_text.strip()
+            and _blank(exchange.visible_text)
+            and not _blank(exchange.reasoning_text)
         ):
             return [self._final_in_reasoning(exchange)]
         return []
 
     def _truncated(self, exchange: Exchange) -> Finding:
-        empty = not exchange.visible_text.strip()
+        empty = _blank(exchange.visible_text)
         reasoning_chars = len(exchange.reasoning_text)
         return self.finding(
             Label.TRUNCATED,

@@ -24,7 +24,7 @@ class StructuredOutput(DetectorBase):
         if fmt is None or fmt.kind not in _KINDS or exchange.tool_calls:
             return []
         text = exchange.visible_text
-        if not text.strip():
+        if not text or text.isspace():
             return [self._invalid(text, "empty", Layer.PARSER, None, fmt)]
         try:
             value = loads(text)

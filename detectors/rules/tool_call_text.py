@@ -31,6 +31,11 @@ from detectors.tool_markup import TOOL_MARKUPS, Call, ToolMarkup, calls_from_val
 # Openers that are markup on their own: one with no parsable block after it still counts.
 _OPENER_OWNER = {cue: m for m in reversed(TOOL_MARKUPS) if not m.bare for cue in m.cues}
 _OPENERS = LiteralScanner(_OPENER_OWNER)
+# "Hermes wraps each call in <tool_call> tags": markup named as a word, not a call.
+_MARKUP_NOUN = re.compile(
+    r"[\"'”’)\]]?(?:\s{1,2}(?:tags?|tokens?|blocks?|markers?|format|syntax|wrappers?|elements?"
+    r"|delimiters?|sections?)(?![A-Za-z])|\s?(?:태그|토큰|블록|标签|标记|格式|タグ|トークン))"
+)
 # Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not scanned.
 _BARE_CUES = tuple(dict.fromkeys(cue for m in TOOL_MARKUPS if m.bare for cue in m.cues))
 # cue -> positions in TOOL_MARKUPS of the rows it announces
@@ -52,17 +57,18 @@ class ToolCallText(DetectorBase):
         if not exchange.declared_tools or exchange.tool_calls:
             return []
         text = exchange.visible_text
-        body = text.strip()
-        if not body:
+        if not text or text.isspace():
             return []
         declared = exchange.declared_tools
-        sole_fence = unwrap_fence(body) if body[:3] in ("```", "~~~") else None
-
-        whole = sole_fence if sole_fence is not None else body
-        calls, syntax = _whole_text_calls(whole, declared)
-        if calls:
-            span = (len(text) - len(text.lstrip()), len(text.rstrip()))
-            return [self._finding(exchange, text, span, syntax, calls, 0.95)]
+        sole_fence = None
+        if _may_be_whole_call(text):
+            body = text.strip()
+            sole_fence = unwrap_fence(body) if body[:3] in ("```", "~~~") else None
+            whole = sole_fence if sole_fence is not None else body
+            calls, syntax = _whole_text_calls(whole, declared)
+            if calls:
+                span = (len(text) - len(text.lstrip()), len(text.rstrip()))
+                return [self._finding(exchange, text, span, syntax, calls, 0.95)]
 
         openers = _OPENERS.finditer(text)
         rows = {i for hit in openers for i in _ROWS_BY_CUE[hit.literal]}
@@ -80,7 +86,9 @@ class ToolCallText(DetectorBase):
                 if _overlaps(taken, start, match.end()):
                     continue
                 check = sole_fence is None
-                if check and not markup.bare and not _visible(text, start, match.end(), markup):
+                if check and not _visible(text, start, match.end(), markup):
+                    continue  # for a bare call this re-checks its full extent after rescue
+                if _named_as_word(text, start, markup):
                     continue
                 calls, end = markup.rescue(match)
                 if markup.bare and not (calls and all(c["name"] in declared for c in calls)):
@@ -96,7 +104,9 @@ class ToolCallText(DetectorBase):
                     return findings
         for cue in openers:
             owner = _OPENER_OWNER[cue.literal]
-            if _overlaps(taken, cue.start, cue.end):
+            if not owner.opener or _overlaps(taken, cue.start, cue.end):
+                continue
+            if _MARKUP_NOUN.match(text, cue.end) is not None:
                 continue
             if sole_fence is None and not outside_code(text, cue.start, cue.end):
                 continue
@@ -165,6 +175,22 @@ def _validated(call: Call, declared: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _may_be_whole_call(text: str) -> bool:
+    """The whole answer could be one call: JSON, a fence, or ``name(...)``."""
+    ink = _INK.search(text)
+    if ink is None:
+        return False
+    first = text[ink.start()]
+    if first in "{[`~":
+        return True
+    if not (first.isalpha() or first == "_"):
+        return False
+    return text.endswith(")") or (text[-1].isspace() and text.rstrip().endswith(")"))
+
+
+_INK = re.compile(r"\S")
+
+
 def _whole_text_calls(body: str, declared: dict[str, Any]) -> tuple[list[Call] | None, str]:
     """Calls when the whole answer is a JSON call (or list of them) or one pythonic call."""
     first = body[:1]
@@ -217,6 +243,12 @@ def _marker_split(text: str, span: tuple[int, int], syntax: str, bounds: list[in
                 return True
             at = text.find(marker, at + len(marker), end)
     return False
+
+
+def _named_as_word(text: str, start: int, markup: ToolMarkup) -> bool:
+    """The block's opening marker is followed by a word such as "tags": prose about it."""
+    opener = next((c for c in markup.cues if text.startswith(c, start)), None)
+    return opener is not None and _MARKUP_NOUN.match(text, start + len(opener)) is not None
 
 
 def _visible(text: str, start: int, end: int, markup: ToolMarkup) -> bool:

@@ -22,6 +22,48 @@ POSITIVES = [
         id="r1_lone_end_tag",
     ),
     pytest.param(
+        "Okay, the user wants 2+2, so I answer 4.\n</think>\n\n4.",
+        {},
+        ["</think>"],
+        ["lone_end"],
+        id="lone_end_on_its_own_line",
+    ),
+    pytest.param(
+        "Fine answer. More. </think> tail",
+        {},
+        ["</think>"],
+        [],
+        id="lone_end_set_as_a_word_is_a_token_only",
+    ),
+    pytest.param(
+        "<|START_THINKING|>Sum them.<|END_THINKING|><|START_RESPONSE|>7<|END_RESPONSE|>",
+        {},
+        ["<|START_THINKING|>", "<|END_THINKING|>", "<|START_RESPONSE|>", "<|END_RESPONSE|>"],
+        ["pair"],
+        id="cohere_thinking",
+    ),
+    pytest.param(
+        "\x00<think>plan</think>answer",
+        {},
+        ["<think>", "</think>"],
+        ["pair"],
+        id="nul_before_the_tag_is_not_text",
+    ),
+    pytest.param(
+        "\u200b<think>plan</think>answer",
+        {},
+        ["<think>", "</think>"],
+        ["pair"],
+        id="zero_width_space_before_the_tag",
+    ),
+    pytest.param(
+        "Sure!<think>ok</think> Here it is.",
+        {},
+        ["<think>", "</think>"],
+        ["pair"],
+        id="short_pair_glued_mid_line",
+    ),
+    pytest.param(
         "reasoning text here</think>answer",
         {},
         ["</think>"],
@@ -198,7 +240,9 @@ MENTIONS = [
     pytest.param("Look for the <|channel|> delimiter in raw harmony output.", id="delimiter"),
     pytest.param("<think> and </think> tags wrap the chain of thought.", id="coordinated_start"),
     pytest.param("Tags such as <thinking> should never reach users.", id="noun_before"),
-    pytest.param("Wrap it as <thinking>notes</thinking> if you like the format.", id="short_example"),
+    pytest.param(
+        "Wrap it as <thinking>notes</thinking> if you like the format.", id="short_example"
+    ),
     pytest.param("DeepSeek-R1 ends its reasoning with </think>, then answers.", id="weak_sentence"),
     pytest.param("If you see </think> in a reply, the reasoning parser is missing.", id="weak_if"),
     pytest.param("Qwen3 같은 모델은 생각 과정을 <think> 태그로 감쌉니다.", id="ko_tag"),
@@ -206,6 +250,17 @@ MENTIONS = [
     pytest.param("推理模型会把思考过程放在<think>标签里。", id="zh_tag_no_space"),
     pytest.param("如果回答里出现 </think> 标记，说明解析器没有生效。", id="zh_marker"),
     pytest.param("推論モデルは思考を <think> タグで囲みます。", id="ja_tag"),
+    pytest.param("응답에 </think>가 보이면 reasoning parser가 빠진 것입니다.", id="ko_particle"),
+    pytest.param("像 DeepSeek-R1 这样的模型会在 </think> 之后才给出答案。", id="zh_after"),
+    pytest.param("如果界面上出现了 <think>，说明没有启用推理解析器。", id="zh_comma"),
+    pytest.param("Qwen3 は思考を <think> と </think> の間に書きます。", id="ja_between"),
+    pytest.param(
+        "In gpt-oss, the analysis channel starts with <|channel|>analysis and ends with <|end|>, "
+        "while the final answer ends with <|return|>.",
+        id="harmony_sentence",
+    ),
+    pytest.param("Magistral wraps reasoning in [THINK] … [/THINK].", id="mistral_ellipsis"),
+    pytest.param("The closing </think> marks where the answer begins.", id="closing_adjective"),
 ]
 
 # Real leaks that sit near such words stay leaks.

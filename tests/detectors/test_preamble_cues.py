@@ -1,4 +1,10 @@
-"""preamble_cues: the answer opens with an interim progress sentence (en / ko / zh / ja)."""
+"""preamble_cues: the answer opens with an interim progress sentence (en / ko / zh / ja).
+
+Tutorial voice is not a preamble: "Let me explain…", "Let's start with…", "Let me walk
+you through…" (and 살펴보겠습니다 / 确认一下 / 確認しましょう without a lookup) open the
+answer itself. Only first-person announcements of looking something up, fetching,
+computing or waiting count.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +37,59 @@ POSITIVES = [
     pytest.param("请稍等，我正在确认。", "zh", id="zh_please_wait"),
     pytest.param("少々お待ちください。", "ja", id="ja_please_wait"),
     pytest.param("まず最新の情報を調べてみます。", "ja", id="ja_look_up"),
+    # English: more verbs, lead-ins, waits and verbless progress reports
+    pytest.param("Sure, let me pull that up.", "en", id="pull_that_up"),
+    pytest.param("Give me a moment while I look into it.", "en", id="give_me_a_moment"),
+    pytest.param("Looking that up now.", "en", id="gerund_object_now"),
+    pytest.param("Pulling the figures together now.", "en", id="pulling_together"),
+    pytest.param("Checking a couple of sources before I answer.", "en", id="before_i_answer"),
+    pytest.param("Let me pull the current price for NVDA. It is 452 USD.", "en", id="pull_the"),
+    pytest.param("I'm pulling the latest data now.", "en", id="im_pulling"),
+    pytest.param("Let me work that out. The answer is 4.", "en", id="work_that_out"),
+    pytest.param("Let me see what the docs say.", "en", id="see_what_docs_say"),
+    pytest.param("Hi! Let me check that for you.", "en", id="greeting_lead_in"),
+    pytest.param("Thanks for your patience. Let me look into it.", "en", id="thanks_lead_in"),
+    pytest.param("Sure, I can help with that. Let me look it up.", "en", id="two_lead_ins"),
+    pytest.param("To answer that, I'll need to check the latest figures.", "en", id="to_answer"),
+    pytest.param("Hang tight, I'm fetching the report.", "en", id="hang_tight"),
+    pytest.param("Let me grab the latest numbers.", "en", id="grab"),
+    pytest.param("I'll start by checking your account status.", "en", id="start_by_checking"),
+    pytest.param("Let me review your account details.", "en", id="review_account_details"),
+    pytest.param("I'll try to find that information.", "en", id="try_to_find"),
+    pytest.param("Looking into it!", "en", id="looking_into_it"),
+    pytest.param("알아볼게요. 잠시만요.", "ko", id="ko_casual_find_out"),
+    pytest.param("検索しています。", "ja", id="ja_searching"),
+    # Korean: progress forms, offers to check, data lookups after "먼저"
+    pytest.param("먼저 관련 자료를 검색해 보겠습니다.", "ko", id="ko_search_first"),
+    pytest.param("잠시만요, 일정을 확인해 볼게요.", "ko", id="ko_wait_schedule"),
+    pytest.param("해당 문서를 찾아보겠습니다.", "ko", id="ko_find_document"),
+    pytest.param("네, 바로 확인해 드릴게요.", "ko", id="ko_check_for_you"),
+    pytest.param("관련 자료를 검색 중입니다.", "ko", id="ko_searching"),
+    pytest.param("최신 데이터를 불러오는 중입니다.", "ko", id="ko_loading"),
+    pytest.param("답변 전에 자료 몇 가지를 확인하고 있습니다.", "ko", id="ko_progressive"),
+    pytest.param("최신 환율 정보를 가져오겠습니다.", "ko", id="ko_fetch"),
+    pytest.param("AAPL 시세를 먼저 조회해 보겠습니다.", "ko", id="ko_latin_first_word"),
+    pytest.param(
+        "005930.KS 시세를 조회해 보겠습니다. 종가는 6만 원입니다.", "ko", id="ko_ticker_dot"
+    ),
+    pytest.param("2026-12-21 운임부터 확인해 보겠습니다.항공권은", "ko", id="ko_date_first"),
+    pytest.param("계산해 보겠습니다.", "ko", id="ko_calculate"),
+    # Chinese
+    pytest.param("我先查一下相关资料。", "zh", id="zh_check_materials"),
+    pytest.param("让我搜索一下。", "zh", id="zh_search"),
+    pytest.param("我来整理一下这些数据。", "zh", id="zh_organise"),
+    pytest.param("稍等，我查一下。", "zh", id="zh_wait_check"),
+    pytest.param("我先读取一下配置文件。", "zh", id="zh_read_config"),
+    pytest.param("好的，我这就帮你查。", "zh", id="zh_right_away"),
+    pytest.param("正在为您查询最新天气。", "zh", id="zh_querying"),
+    pytest.param("我帮你搜一下最新的新闻。", "zh", id="zh_search_for_you"),
+    pytest.param("我先算一下。", "zh", id="zh_calculate"),
+    pytest.param("Python的文档我先查一下。", "zh", id="zh_latin_first_word"),
+    # Japanese
+    pytest.param("確認してみます。", "ja", id="ja_try_check"),
+    pytest.param("少々お待ちください。すぐに調べます。", "ja", id="ja_wait_then_look_up"),
+    pytest.param("ただいま確認しております。", "ja", id="ja_checking_now"),
+    pytest.param("調べてみますね。", "ja", id="ja_look_up_ne"),
 ]
 
 NEGATIVES = [
@@ -71,6 +130,37 @@ NEGATIVES = [
     pytest.param("巴黎是法国的首都。", {}, id="zh_answer"),
     pytest.param("東京は日本の首都です。", {}, id="ja_answer"),
     pytest.param("", {}, id="empty"),
+    # Tutorial voice opens the answer itself: clean (see the module docstring).
+    pytest.param("Let me explain: a list is mutable.", {}, id="let_me_explain_colon"),
+    pytest.param("Let's start with the basics. A list is mutable.", {}, id="lets_start_with"),
+    pytest.param("Let me walk you through the setup.", {}, id="walk_you_through"),
+    pytest.param("Let me know if you need more.", {}, id="let_me_know"),
+    pytest.param("I checked the logs and the error is a missing variable.", {}, id="past_check"),
+    pytest.param("I'll need a bit more detail. Which version?", {}, id="need_more_detail"),
+    pytest.param("Checking tire pressure monthly extends tire life.", {}, id="gerund_subject_2"),
+    pytest.param("Reviewing your code, I found three issues.", {}, id="participle_clause"),
+    pytest.param("> Let me check the logs.\n\nThat line is from the runbook.", {}, id="blockquote"),
+    pytest.param("- Let me check\n- I'll search", {}, id="bullet_list"),
+    pytest.param("确认一下：明天是周五。", {}, id="zh_no_first_person"),
+    pytest.param("我查了一下，明天上海会下雨。", {}, id="zh_past_check_is_the_answer"),
+    pytest.param("我看了一下你的代码，问题在第三行。", {}, id="zh_looked_is_the_answer"),
+    pytest.param("我来解释一下这个概念：闭包就是函数加环境。", {}, id="zh_explain"),
+    pytest.param("首先，我们需要检查配置文件。", {}, id="zh_we_need_to_check"),
+    pytest.param("확인해 보니 해당 일정은 3월 5일입니다.", {}, id="ko_checked_is_the_answer"),
+    pytest.param(
+        "말씀하신 내용을 정리해 드리면 다음과 같습니다: 첫째, 일정이 바뀌었습니다.",
+        {},
+        id="ko_summary_offer_is_the_answer",
+    ),
+    pytest.param("찾아보니 서울의 인구는 약 940만 명입니다.", {}, id="ko_found_is_the_answer"),
+    pytest.param("자세한 내용은 공식 문서에서 확인해 보세요.", {}, id="ko_imperative"),
+    pytest.param("먼저 기본 개념을 살펴보겠습니다. 클로저는…", {}, id="ko_tutorial_first"),
+    pytest.param("確認したところ、在庫はあります。", {}, id="ja_checked_is_the_answer"),
+    pytest.param("まず、環境を確認しましょう。", {}, id="ja_lets_check_tutorial"),
+    pytest.param("ご確認ください。", {}, id="ja_please_check"),
+    pytest.param("Looking good! Your code works.", {}, id="looking_good"),
+    pytest.param("Let me review the basics: a list is mutable.", {}, id="review_the_basics"),
+    pytest.param("ログインされています。", {}, id="ja_te_imasu_answer"),
 ]
 
 

@@ -83,7 +83,9 @@ SLOW = [
     ),
     pytest.param({"type": "object", "additionalProperties": S}, id="additional_schema"),
     pytest.param({"enum": [1, True, None]}, id="enum_of_mixed_types"),
-    pytest.param({"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}, id="d4"),
+    pytest.param(
+        {"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"}, id="d4"
+    ),
 ]
 
 JSON = st.recursive(
@@ -92,11 +94,28 @@ JSON = st.recursive(
     | st.integers(-30, 30)
     | st.floats(-2, 30, allow_nan=False, allow_infinity=False)
     | st.sampled_from([1.0, 2.0, 0.5, "", "c", "f", "abcdef", "2026-01-02", "x2026-01-02"]),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(
-        st.sampled_from(["city", "unit", "query", "top_k", "score", "date", "tags", "flag", "nested", "n", "a", "zz"]),
-        inner,
-        max_size=4,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "city",
+                    "unit",
+                    "query",
+                    "top_k",
+                    "score",
+                    "date",
+                    "tags",
+                    "flag",
+                    "nested",
+                    "n",
+                    "a",
+                    "zz",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
     ),
     max_leaves=12,
 )

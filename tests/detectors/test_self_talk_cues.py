@@ -28,6 +28,50 @@ POSITIVES = [
     pytest.param("음, 이 문제는 조금 까다롭다.", "ko", id="ko_hmm"),
     pytest.param("ユーザーは東京の天気について尋ねています。", "ja", id="ja_user_asks"),
     pytest.param("うーん、これは難しい。", "ja", id="ja_hmm"),
+    # self-correction, not an exclamation
+    pytest.param(
+        "Wait, I need to double-check the units first. The user said meters.", "en", id="wait_i"
+    ),
+    pytest.param("Wait, that doesn't add up.", "en", id="wait_that_doesnt"),
+    pytest.param("They're asking about the deadline. I'll answer directly.", "en", id="theyre"),
+    pytest.param("The user's question is about refunds.", "en", id="users_question"),
+    pytest.param("잠깐, 조건부터 정리하자.", "ko", id="ko_wait_plain"),
+    pytest.param("질문은 20분 안에 잡채 만들기에 관한 것이다.", "ko", id="ko_question_is_about"),
+    pytest.param("사용자가 오늘 0700.HK 주가에 대해 물었다.", "ko", id="ko_ticker_dot"),
+    pytest.param("用户关心的是方程的解法，先把已知条件列出来。", "zh", id="zh_user_cares"),
+    pytest.param("等等，用户说的是明天。", "zh", id="zh_wait"),
+    pytest.param("这个问题问的是两个数的和。", "zh", id="zh_the_question_asks"),
+    pytest.param("ユーザーは東京の天気を知りたがっている。", "ja", id="ja_user_wants"),
+    pytest.param("We need to answer the question about the capital.", "en", id="harmony_we_need"),
+    pytest.param("User asks: what is 2+2? Simple.", "en", id="harmony_user_asks"),
+]
+
+# Reasoning-only answers with no opening cue: several sentences of planning narration.
+NARRATIONS = [
+    pytest.param(
+        "I should check the units first. The user mentioned meters. I'll answer in feet.",
+        "en",
+        id="en_1",
+    ),
+    pytest.param(
+        "I should compute the total. The user said three items at $4. I should answer 12.",
+        "en",
+        id="en_need_to",
+    ),
+    pytest.param(
+        "I need to find the population. From memory it's about 9.4 million. I'll answer with that.",
+        "en",
+        id="en_answer_with",
+    ),
+    pytest.param(
+        "먼저 환율이 필요하다. 사용자가 원화 기준을 원하는지 봐야겠다. 그다음 계산하자.",
+        "ko",
+        id="ko_plain_style",
+    ),
+    pytest.param("需要的数据都有了，我得先核对一下。用户问的是总价，直接回答12元。", "zh", id="zh"),
+    pytest.param(
+        "まず合計を計算する必要がある。ユーザーは税込みを聞いているのだろう。", "ja", id="ja"
+    ),
 ]
 
 NEGATIVES = [
@@ -48,6 +92,21 @@ NEGATIVES = [
     pytest.param("嗯哼是一个语气词。", id="zh_interjection_word"),
     pytest.param("`Hmm, wait` is self-talk.", id="inline_code_first"),
     pytest.param("", id="empty"),
+    # conversational answers that only sound like musing
+    pytest.param("Wait, really? Yes — the deadline is April 15.", id="wait_really"),
+    pytest.param("Wait — are you asking about the 2024 or the 2025 rules?", id="wait_dash"),
+    pytest.param("Wait times at the DMV are usually under an hour.", id="wait_times"),
+    pytest.param("So the user needs to enable two-factor authentication.", id="so_the_user_needs"),
+    pytest.param("The user is redirected to the login page after a timeout.", id="user_redirected"),
+    pytest.param("I think the answer is 42. I should mention it depends.", id="chatty_answer"),
+    pytest.param("I need to see your config to help. Could you paste it?", id="asks_for_input"),
+    pytest.param("Let me explain how closures work. They capture variables.", id="explain"),
+    pytest.param("음, 좋은 질문이에요. 답은 42입니다.", id="ko_hmm_polite"),
+    pytest.param("嗯，这个问题很好。答案是肯定的。", id="zh_hmm_conversational"),
+    pytest.param("파이썬은 인터프리터 언어이다. 문법이 간단하다.", id="ko_plain_style_docs"),
+    pytest.param("確認したところ、在庫はあります。", id="ja_answer"),
+    pytest.param("We need to talk about your deadline: it is April 15.", id="we_need_to_talk"),
+    pytest.param("Need to know more? Ask me.", id="need_to_know_more"),
 ]
 
 
@@ -65,6 +124,14 @@ def test_positive(detect, text, language):
 @pytest.mark.parametrize("text", NEGATIVES)
 def test_negative(detect, text):
     assert detect(DETECTOR, text) == []
+
+
+@pytest.mark.parametrize(("text", "language"), NARRATIONS)
+def test_reasoning_only_narration(detect, text, language):
+    (finding,) = detect(DETECTOR, text)
+    assert finding.details == {"delimited": "untagged", "language": language, "cue": "narration"}
+    assert finding.span[0] == 0 and finding.span[1] > text.find(".") + 1
+    assert finding.confidence < 0.7
 
 
 @pytest.mark.parametrize(

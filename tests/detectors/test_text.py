@@ -134,3 +134,26 @@ def test_decode_at_and_find_json_value():
     assert find_json_value(text) == (7, 15, {"a": 1})
     assert find_json_value("see {broken and [1, 2]") == (16, 22, [1, 2])
     assert find_json_value("no json") is None
+
+
+def test_piece_boundaries_and_crosses():
+    from detectors.text import crosses, piece_boundaries
+
+    assert piece_boundaries(("ab", "cd", "e"), 5) == [2, 4]
+    assert piece_boundaries(("ab",), 2) == []
+    assert piece_boundaries(("ab", "cd"), 7) == []  # pieces that do not add up are ignored
+    bounds = [2, 4]
+    assert crosses(bounds, 1, 3)
+    assert not crosses(bounds, 2, 4)  # a boundary on the edge does not cut the span
+    assert not crosses(bounds, 0, 2)
+    assert crosses(bounds, 3, 5)
+
+
+def test_visible_hits_equals_outside_code_per_hit():
+    from detectors.text import Hit, visible_hits
+
+    text = 'x `<a>` "<a>" <a> 「<a>」 <a>\n```\n<a>\n```\n<a>'
+    hits = [Hit(i, i + 3, "<a>") for i in range(len(text)) if text.startswith("<a>", i)]
+    expected = [h for h in hits if outside_code(text, h.start, h.end)]
+    assert visible_hits(text, hits, 100) == expected
+    assert visible_hits(text, hits, 1) == expected[:1]

@@ -149,8 +149,54 @@ POSITIVES = [
         [{"name": "get_weather", "arguments": {"city": "서울"}}],
         id="hermes_korean_prose",
     ),
-    pytest.param("<tool_call>\nget the weather please", "glm45", [], id="unparsable_block"),
+    pytest.param('[get_weather(city="Paris")]', "pythonic", PARIS, id="pythonic_list_whole_text"),
+    pytest.param(
+        'Calling [get_weather(city="Paris"), search_docs(query="umbrella", limit=3)] now.',
+        "pythonic",
+        PARIS + [{"name": "search_docs", "arguments": {"query": "umbrella", "limit": 3}}],
+        id="pythonic_parallel_in_prose",
+    ),
+    pytest.param('get_weather(city="Paris")', "pythonic", PARIS, id="pythonic_single_whole"),
+    pytest.param(
+        '<|python_start|>[get_weather(city="Paris")]<|python_end|>',
+        "llama4_python_start",
+        PARIS,
+        id="llama4_python_start",
+    ),
+    pytest.param(
+        "<function_calls>\nget_weather(city='Paris')\nsearch_docs(query=\"x\", exact=true)\n"
+        "</function_calls>",
+        "olmo3_pythonic",
+        PARIS + [{"name": "search_docs", "arguments": {"query": "x", "exact": True}}],
+        id="olmo3_pythonic_lines",
+    ),
+    pytest.param(
+        '<|START_THINKING|>Need the weather.<|END_THINKING|><|START_ACTION|>[{"tool_call_id": '
+        '"0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}]<|END_ACTION|>',
+        "cohere_action",
+        PARIS,
+        id="cohere_action",
+    ),
+    pytest.param(
+        '<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</TOOLCALL>',
+        "nemotron_toolcall",
+        PARIS,
+        id="nemotron_toolcall",
+    ),
+    pytest.param(
+        '[{"tool_name": "get_weather", "parameters": {"city": "Paris"}}]',
+        "json",
+        PARIS,
+        id="whole_text_cohere_shape",
+    ),
+    pytest.param("<tool_call>\nget the weather please", "hermes", [], id="unparsable_block"),
     pytest.param("Here: [TOOL_CALLS]", "mistral", [], id="orphan_opener"),
+    pytest.param(
+        'assistantcommentary to=functions.get_weather json{"city": "Paris"}',
+        "harmony",
+        PARIS,
+        id="harmony_specials_stripped",
+    ),
 ]
 
 NEGATIVES = [
@@ -186,6 +232,27 @@ NEGATIVES = [
     pytest.param("파리는 오늘 맑고 21도입니다.", {}, id="korean_answer"),
     pytest.param("巴黎今天晴，21度。", {}, id="chinese_answer"),
     pytest.param("", {}, id="empty"),
+    pytest.param("[print(x)] is a list with one call.", {}, id="pythonic_undeclared_name"),
+    pytest.param("Use [f(x) for x in xs] to map.", {}, id="list_comprehension"),
+    pytest.param("It rains in Paris (see the forecast).", {}, id="parenthesis_in_prose"),
+    pytest.param("get_weather(city) returns a dict.", {}, id="call_in_prose_positional"),
+    pytest.param(
+        'A pythonic call looks like:\n\n```python\n[get_weather(city="Paris")]\n```\n\nThat '
+        "is all.",
+        {},
+        id="pythonic_in_fence_with_prose",
+    ),
+    pytest.param('Llama 4 writes "[get_weather(city=1)]" style calls.', {}, id="pythonic_quoted"),
+    pytest.param(
+        "In harmony a call is addressed with to=functions.get_weather in the header.",
+        {},
+        id="harmony_recipient_named_in_prose",
+    ),
+    pytest.param("Hermes wraps each call in <tool_call> tags.", {}, id="markup_named_as_tags"),
+    pytest.param(
+        "Mistral는 [TOOL_CALLS] 토큰 뒤에 호출을 씁니다.", {}, id="ko_markup_named_as_token"
+    ),
+    pytest.param("Qwen3 把调用放在 <tool_call> 标签里。", {}, id="zh_markup_named_as_tag"),
 ]
 
 
@@ -246,3 +313,124 @@ def test_qwen3_xml_values_are_typed_when_they_parse(detect, tools):
     (finding,) = detect(DETECTOR, text, tools=tools)
     args = finding.details["rescued_calls"][0]["arguments"]
     assert args == {"query": "vllm", "limit": 5, "exact": True}
+
+
+@pytest.mark.parametrize(
+    ("text", "valid", "messages"),
+    [
+        pytest.param(
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+            [True],
+            [[]],
+            id="valid",
+        ),
+        pytest.param(
+            '<tool_call>{"name": "get_weather", "arguments": {"city": 7, "unit": "k", '
+            '"x": 1}}</tool_call>',
+            [False],
+            [
+                [
+                    "7 is not of type 'string' at /city",
+                    "'k' is not one of ['c', 'f'] at /unit",
+                    "Additional properties are not allowed ('x' was unexpected)",
+                ]
+            ],
+            id="three_schema_errors",
+        ),
+        pytest.param(
+            '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>',
+            [False],
+            [["'city' is a required property"]],
+            id="missing_required",
+        ),
+        pytest.param(
+            '<tool_call>{"name": "launch", "arguments": {}}</tool_call>',
+            [False],
+            [["'launch' is not a declared tool (declared: get_weather, search_docs)"]],
+            id="undeclared_tool",
+        ),
+        pytest.param(
+            '<tool_call>{"name": "search_docs", "arguments": {"anything": 1}}</tool_call>',
+            [True],
+            [[]],
+            id="declared_without_schema",
+        ),
+    ],
+)
+def test_rescued_calls_are_checked_against_the_declared_schema(
+    detect, tools, text, valid, messages
+):
+    (finding,) = detect(DETECTOR, text, tools=tools)
+    rescued = finding.details["rescued_calls"]
+    assert [c["schema_valid"] for c in rescued] == valid
+    for call, expected in zip(rescued, messages, strict=True):
+        assert len(call["errors"]) <= 3
+        assert sorted(call["errors"]) == sorted(expected)
+
+
+def test_rescued_calls_keep_the_rescued_arguments(detect, tools):
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": 7}}</tool_call>'
+    (finding,) = detect(DETECTOR, text, tools=tools)
+    (call,) = finding.details["rescued_calls"]
+    assert set(call) == {"name", "arguments", "schema_valid", "errors"}
+    assert call["arguments"] == {"city": 7}
+    assert finding.remediation == "rescue"
+
+
+@pytest.mark.parametrize(
+    ("pieces", "split"),
+    [
+        pytest.param(
+            ("Sure. <tool_", 'call>{"name": "get_weather", "arguments": {}}'),
+            True,
+            id="opener_split",
+        ),
+        pytest.param(
+            ("Sure. ", '<tool_call>{"name": "get_weather", "arguments": {}}'),
+            False,
+            id="split_before_opener",
+        ),
+    ],
+)
+def test_markup_split_across_stream_pieces(detect, tools, pieces, split):
+    text = "".join(pieces)
+    (finding,) = detect(DETECTOR, text, tools=tools, stream=True, pieces=pieces)
+    assert finding.details.get("split_across_chunks", False) is split
+
+
+@pytest.mark.parametrize(
+    ("source", "calls"),
+    [
+        pytest.param(
+            '[f(a="x]"), g()]',
+            [{"name": "f", "arguments": {"a": "x]"}}, {"name": "g", "arguments": {}}],
+            id="bracket_inside_a_string",
+        ),
+        pytest.param(
+            "f(a=true, b=null, c=-2, d=[1, {'k': 'v'}])",
+            [{"name": "f", "arguments": {"a": True, "b": None, "c": -2, "d": [1, {"k": "v"}]}}],
+            id="json_literals_and_containers",
+        ),
+        pytest.param(
+            "api.v2.get(x=1)", [{"name": "api.v2.get", "arguments": {"x": 1}}], id="dotted"
+        ),
+        pytest.param("f(1)", None, id="positional_argument"),
+        pytest.param("[f(a=open('x'))]", None, id="not_a_literal"),
+        pytest.param("[f(**kw)]", None, id="spread"),
+        pytest.param("[x for x in y]", None, id="comprehension"),
+        pytest.param("[" * 300 + "]" * 300, None, id="deep_nesting"),
+    ],
+)
+def test_pythonic_calls_are_parsed_never_evaluated(source, calls):
+    from detectors.tool_markup import pythonic_calls
+
+    assert pythonic_calls(source) == calls
+
+
+def test_balanced_end_skips_quoted_brackets():
+    from detectors.tool_markup import balanced_end
+
+    text = "[a(\"]\"), b('[')] tail"
+    assert balanced_end(text, 0) == text.index(" tail")
+    assert balanced_end("[a(", 0) == -1
+    assert balanced_end("[a)]", 0) == -1

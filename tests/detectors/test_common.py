@@ -1,0 +1,46 @@
+"""detectors.common: the fast Finding construction equals the dataclass's own."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from detectors.common import _FINDING_FIELDS, _SETTERS, _snippet, new_finding
+from detectors.finding import Finding, evidence_snippet
+from detectors.labels import Layer, Remediation, Source
+
+
+def test_the_fast_path_is_active_and_tracks_the_dataclass_fields():
+    assert tuple(f.name for f in fields(Finding)) == _FINDING_FIELDS
+    assert _SETTERS is not None
+
+
+def test_new_finding_equals_the_constructor():
+    args = (
+        "boundary_token",
+        "boundary_tokens",
+        "2",
+        Source.RULE,
+        Layer.PARSER,
+        Remediation.STRIP,
+        0.98,
+        "…<think>…",
+        (3, 10),
+        {"token": "<think>"},
+    )
+    fast, slow = new_finding(*args), Finding(*args)
+    assert fast == slow
+    assert fast.to_dict() == slow.to_dict()
+    assert repr(fast) == repr(slow)
+
+
+@given(
+    text=st.text(alphabet="ab …\n<>", max_size=400),
+    a=st.integers(0, 400),
+    b=st.integers(0, 400),
+)
+def test_inlined_snippet_equals_evidence_snippet(text, a, b):
+    start, end = sorted((min(a, len(text)), min(b, len(text))))
+    assert _snippet(text, (start, end)) == evidence_snippet(text, start, end)
