@@ -81,7 +81,7 @@ LEAD_INS: dict[str, list[str]] = {
 # "show", "look at", "break down", "start with": those open ordinary answers (tutorial
 # voice). "let's" is tutorial voice too, so only first person counts.
 _EN_ACTION = (
-    r"(?:check|double[- ]check|re-?check|look\s+(?:\S+\s+){0,3}?up|look\s+into|look\s+for"
+    r"(?:check|double[- ]check|re-?check|confirm\s+(?:the|that|this|those|these|your)\b|look\s+(?:\S+\s+){0,3}?up|look\s+into|look\s+for"
     r"|look\s+through|search|find|fetch|pull\s+(?:\S+\s+){0,3}?(?:up|together)"
     r"|pull\s+(?:the|that|those|your|some)\b|query|verify"
     r"|research|browse|consult|retrieve|gather|investigate|dig\s+(?:into|up|through|around)"
@@ -155,7 +155,18 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:확인|검색|조회|계산|분석|검토|조사)\s?중(?:입니다|이에요|이예요)"
             r"|(?:불러오는|가져오는|찾는|확인하는|살펴보는|검색하는|조회하는|알아보는)\s?중"
             r"|(?:확인|검색|조회|계산|검토|조사)하고\s?있(?:습니다|어요)"
-            r"|(?:찾아보|알아보|살펴보|불러오|가져오)고\s?있(?:습니다|어요)",
+            r"|(?:찾아보|알아보|살펴보|불러오|가져오)고\s?있(?:습니다|어요)"
+            r"|(?:찾아보|알아보|살펴보|읽어\s?보|확인해\s?보|조회해\s?보|검토해\s?보)는\s?중",
+            # "환율부터 확인해 보고 알려 드릴게요", "약관을 읽어 보고 답변드리겠습니다": look, then answer
+            r"(?:보고|본\s?(?:뒤|후|다음)에?)\s?(?:알려|답변|답|말씀|정리해)\s?(?:드리겠|드릴[게께])",
+            # an object-less lookup as the whole sentence: "네, 알아보겠습니다."
+            r"^(?:바로\s?|한번\s?|지금\s?)?(?:알아|찾아|살펴)\s?(?:보겠습니다|볼게요|보겠어요|볼께요)"
+            r"\s*(?:[.!。]|$)",
+            # a document or data object to look through: "관련 규정을 먼저 살펴보겠습니다",
+            # "일정표를 살펴볼게요" (concept words such as 개념/원리 stay tutorial voice)
+            r"(?:규정|약관|법령|조항|일정표|수치|통계|명세서?|영수증|계약서|정책|공지|매뉴얼|자료|데이터"
+            r"|문서|기록|시세|환율|예보|내역|로그|파일)(?:을|를|부터|도)?\s?(?:먼저\s?|우선\s?|한번\s?)?"
+            r"(?:살펴|알아|찾아)\s?(?:보겠|볼게|볼께)",
             # "살펴보겠습니다"/"알아보겠습니다" open tutorials ("먼저 기본 개념을 살펴보겠습니다");
             # they are lookups only with "먼저/우선/잠시…" and an object that is data.
             r"(?:먼저|우선|일단|잠시만요?|잠깐만요?|바로|지금|얼른)(?:[^.!?。\n]|\.(?=[A-Za-z0-9])){0,40}?"
@@ -175,7 +186,8 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:查|搜|检索|确认|核实|核对|找|调用|获取|浏览|看一下|看下|看看|整理|读取|读一下|打开"
             r"|算|计算|翻|拉取|调取|查阅|了解一下|研究一下|试一下|运行|执行)",
             r"请?稍等(?:一下|片刻|一会儿?)?|请?稍候|请?等一下|请?等我一下",
-            r"正在(?:为您)?(?:查询|搜索|查找|检索|获取|查|核对|确认|整理|读取|加载|计算|调用|分析)",
+            r"我(?:查|搜|找)(?:一下|查|找|搜)",
+            r"正在(?:为您|为你|帮您|帮你|给您|给你)?(?:查询|搜索|查找|检索|获取|查|核对|确认|整理|读取|加载|计算|调用|分析)",
             r"马上(?:为您|给您|帮您|帮你)?(?:查|搜|核对|确认)",
         ],
         "sentence": [
@@ -204,7 +216,7 @@ _OPENING = OpeningCues(CUES, LEAD_INS)
 
 class PreambleCues(DetectorBase):
     id = "preamble_cues"
-    version = "2"
+    version = "3"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:

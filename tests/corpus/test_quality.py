@@ -1,7 +1,10 @@
-"""A floor under the detectors' precision and recall on the labeled corpus.
+"""The detectors' quality floor on the labeled corpus: the acceptance targets.
 
-The floor sits a little below today's figures, so a detector change that costs
-quality fails here; raise it when the detectors improve.
+- precision and recall >= 0.98 for the structural labels
+- >= 0.95 for tagged reasoning_leak
+- preamble F1 >= 0.9 in each of English, Korean and Chinese (heuristics alone)
+- clean false-positive rate <= 1%
+A detector change that costs quality fails here.
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import quality  # noqa: E402
 
-from detectors import ALL_LABELS  # noqa: E402
-
-PRECISION_FLOOR = 0.95
-RECALL_FLOOR = {label: 0.95 for label in ALL_LABELS} | {"preamble": 0.8}
+STRUCTURAL = [
+    "boundary_token",
+    "tool_call_as_text",
+    "tool_args_invalid",
+    "structured_invalid",
+    "truncated",
+    "final_in_reasoning",
+    "commentary_rendered",
+    "mixed_chunk",
+]
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +35,22 @@ def measured() -> quality.Quality:
     return quality.evaluate(quality.load_cases())
 
 
-@pytest.mark.parametrize("label", ALL_LABELS)
-def test_label_quality_floor(measured: quality.Quality, label: str) -> None:
-    assert measured.tp[label] > 0, f"no true positives for {label}"
-    assert measured.precision(label) >= PRECISION_FLOOR, quality.render(measured)
-    assert measured.recall(label) >= RECALL_FLOOR[label], quality.render(measured)
+@pytest.mark.parametrize("label", STRUCTURAL)
+def test_structural_labels(measured: quality.Quality, label: str) -> None:
+    assert measured.tp[label] > 0
+    assert measured.precision(label) >= 0.98, quality.render(measured)
+    assert measured.recall(label) >= 0.98, quality.render(measured)
 
 
-def test_clean_cases_stay_clean(measured: quality.Quality) -> None:
-    clean = [c for c in quality.load_cases() if not c["expected_labels"]]
-    false_alarms = [e for e in measured.errors if not e["expected"]]
-    assert len(false_alarms) <= len(clean) * 0.02, false_alarms
+def test_tagged_reasoning_leak(measured: quality.Quality) -> None:
+    assert measured.precision("reasoning_leak") >= 0.95
+    assert measured.form_recall("tagged") >= 0.95
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "zh"])
+def test_preamble_f1_per_language(measured: quality.Quality, lang: str) -> None:
+    assert measured.lang_f1("preamble", lang) >= 0.9, quality.render(measured)
+
+
+def test_clean_false_positive_rate(measured: quality.Quality) -> None:
+    assert measured.clean_fp_rate() <= 0.01, quality.render(measured)

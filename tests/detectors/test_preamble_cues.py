@@ -13,6 +13,27 @@ import pytest
 DETECTOR = "preamble_cues"
 
 POSITIVES = [
+    pytest.param(
+        "Let me confirm the refund policy before answering.\n\nRefunds take 5 days.",
+        "en",
+        id="confirm_the_policy",
+    ),
+    pytest.param(
+        "계약서 조항을 먼저 살펴보겠습니다.\n\n해지 시 위약금은 없습니다.",
+        "ko",
+        id="ko_document_object",
+    ),
+    pytest.param("공지부터 찾아볼게요.\n\n운영 시간은 9시부터입니다.", "ko", id="ko_notice_object"),
+    pytest.param(
+        "요금표를 확인해 보고 알려 드릴게요.\n\n기본요금은 3천 원입니다.",
+        "ko",
+        id="ko_look_then_answer",
+    ),
+    pytest.param(
+        "관련 기록을 찾아보는 중입니다.\n\n작년 12월에 변경됐습니다.", "ko", id="ko_looking_now"
+    ),
+    pytest.param("我查一下再回复你。\n\n营业时间是九点到五点。", "zh", id="zh_wo_cha_yixia"),
+    pytest.param("正在为你查询……\n\n票价是两百元。", "zh", id="zh_zhengzai_wei_ni"),
     pytest.param("Let me check that.\n\nThe store opens at 9am.", "en", id="let_me_check"),
     pytest.param("I'll search for the current weather in Paris.", "en", id="ill_search"),
     pytest.param("Sure, let me look that up first. It opens at 9.", "en", id="sure_let_me_look_up"),
@@ -93,6 +114,13 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    pytest.param(
+        "먼저 기본 개념을 살펴보겠습니다.\n\n개념은 다음과 같습니다.", {}, id="ko_tutorial_concept"
+    ),
+    pytest.param("원리를 알아보겠습니다: 열은 위로 올라갑니다.", {}, id="ko_tutorial_colon"),
+    pytest.param(
+        "Let me confirm I understand: you want a CSV.", {}, id="confirm_understanding_colon"
+    ),
     pytest.param(
         "Paris is the capital of France. Let me know if you need anything else.",
         {},
