@@ -53,4 +53,4 @@ def test_preamble_f1_per_language(measured: quality.Quality, lang: str) -> None:
 
 
 def test_clean_false_positive_rate(measured: quality.Quality) -> None:
-    assert measured.clean_fp_rate() <= 0.01, quality.render(measured)
+    assert measured.clean_fp_rate <= 0.01, quality.render(measured)
