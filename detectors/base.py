@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
@@ -47,15 +48,17 @@ def registered() -> dict[str, Detector]:
     return dict(zip((d.id for d in default_detectors()), default_detectors(), strict=True))
 
 
-_defaults: tuple[Detector, ...] | None = None
+_defaults: tuple[Detector, ...] = ()
+_default_versions: dict[str, str] = {}
 
 
 def default_detectors() -> tuple[Detector, ...]:
     """The built-in detectors plus any registered since, in registration order."""
-    global _defaults
+    global _defaults, _default_versions
     _load_builtin()
-    if _defaults is None or len(_defaults) != len(_REGISTRY):
+    if len(_defaults) != len(_REGISTRY):
         _defaults = tuple(_REGISTRY.values())
+        _default_versions = {d.id: d.version for d in _defaults}
     return _defaults
 
 
@@ -67,10 +70,18 @@ def get_detector(name: str) -> Detector:
         raise UnknownDetectorError(name, _REGISTRY) from None
 
 
+_BUILTIN_PACKAGES = ("detectors.rules", "detectors.heuristics")  # cheapest tier first
+_builtin_loaded = False
+
+
 def _load_builtin() -> None:
-    # Importing the packages registers their detectors: rules first, then heuristics.
-    import detectors.heuristics  # noqa: F401, I001
-    import detectors.rules  # noqa: F401
+    """Importing the packages registers their detectors, in tier order."""
+    global _builtin_loaded
+    if _builtin_loaded:
+        return
+    for package in _BUILTIN_PACKAGES:
+        importlib.import_module(package)
+    _builtin_loaded = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +107,20 @@ class Verdict:
 
 def run_detectors(exchange: Exchange, detectors: Sequence[Detector] | None = None) -> Verdict:
     """Run detectors in order and merge their findings into one verdict."""
-    chosen = default_detectors() if detectors is None else detectors
+    if detectors is None:
+        chosen = default_detectors()
+        versions = _default_versions  # shared by every verdict; treat as read-only
+    else:
+        chosen = tuple(detectors)
+        versions = {d.id: d.version for d in chosen}
     findings: list[Finding] = []
     for detector in chosen:
-        findings.extend(detector.detect(exchange))
+        found = detector.detect(exchange)
+        if found:
+            findings += found
+    if not findings:
+        return Verdict(exchange.event_id, (), (), versions)
     # point each finding at the layer the evidence and the event's metadata implicate
     findings = diagnose(exchange, findings)
     labels = tuple(sorted({f.label for f in findings}))
-    versions = {d.id: d.version for d in chosen}
     return Verdict(exchange.event_id, labels, tuple(findings), versions)
