@@ -195,9 +195,18 @@ class Run:
         timeout_s: float,
         what: str,
         alive: list[subprocess.Popen[bytes]],
+        stall_s: float = 90.0,
     ) -> None:
+        """Poll ``cond``; give up on a dead worker, the timeout, or ``stall_s`` seconds
+        without a new event id in the store."""
         deadline = time.monotonic() + timeout_s
+        last_count, last_change = -1, time.monotonic()
         while not cond():
+            count = self.stored()
+            if count != last_count:
+                last_count, last_change = count, time.monotonic()
+            elif time.monotonic() - last_change > stall_s:
+                raise TimeoutError(f"no progress for {stall_s:.0f}s at {count} stored ({what})")
             for proc in alive:
                 if proc.poll() is not None:
                     raise RuntimeError(
@@ -310,12 +319,9 @@ def audit(
 ) -> None:
     """Fill the store and DLQ columns of ``result``."""
     with read_only(run.data_dir) as con:
-        view_rows, view_ids = con.execute(
-            "select count(*), count(distinct event_id) from samples"
-        ).fetchone()
-        raw_rows, raw_ids = con.execute(
-            "select count(*), count(distinct event_id) from samples_all"
-        ).fetchone()
+        counts = "select count(*), count(distinct event_id) from "
+        view_rows, view_ids = con.execute(counts + "samples").fetchone() or (0, 0)
+        raw_rows, raw_ids = con.execute(counts + "samples_all").fetchone() or (0, 0)
         stored = {r[0] for r in con.execute("select distinct event_id from samples").fetchall()}
         rates = query_rates(con, [])
     expected = set(valid_ids)
@@ -489,8 +495,8 @@ def hostile_payloads(max_bytes: int) -> list[bytes]:
     out.append(b"[" * 100_000 + b"]" * 100_000)
     # (orjson.dumps stops at 255 levels: splice the nesting into the encoded text)
     out.append(splice(_chat("fuzz-deep-content", DEEP), nested(500)))
-    streamed = {"event_id": "fuzz-deep-chunks", "api": "chat.completions", "request": {}}
-    streamed |= {"stream": True, "chunks": [{"choices": [{"delta": DEEP}]}]}
+    streamed: dict[str, Any] = {"event_id": "fuzz-deep-chunks", "api": "chat.completions"}
+    streamed |= {"request": {}, "stream": True, "chunks": [{"choices": [{"delta": DEEP}]}]}
     out.append(splice(streamed, nested(300)))
     # many chunks
     out.append(

@@ -48,6 +48,7 @@ def registered() -> dict[str, Detector]:
     return dict(zip((d.id for d in default_detectors()), default_detectors(), strict=True))
 
 
+_TIER_ORDER = {Source.RULE: 0, Source.HEURISTIC: 1, Source.CLASSIFIER: 2}
 _defaults: tuple[Detector, ...] = ()
 _default_versions: dict[str, str] = {}
 
@@ -57,7 +58,8 @@ def default_detectors() -> tuple[Detector, ...]:
     global _defaults, _default_versions
     _load_builtin()
     if len(_defaults) != len(_REGISTRY):
-        _defaults = tuple(_REGISTRY.values())
+        # cheapest tier first, whatever order the packages happened to be imported in
+        _defaults = tuple(sorted(_REGISTRY.values(), key=lambda d: _TIER_ORDER.get(d.source, 9)))
         _default_versions = {d.id: d.version for d in _defaults}
     return _defaults
 
