@@ -133,6 +133,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         batch_within_s=args.batch_within,
         session_timeout_s=args.session_timeout,
         clean_text_sample_rate=args.clean_text_rate,
+        redaction=args.redact,
         max_event_bytes=args.max_event_bytes,
     )
     run_worker(settings, loglevel=args.loglevel)
@@ -279,6 +280,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         default=4 * 1024 * 1024,
         help="dead-letter events larger than this",
+    )
+    p.add_argument(
+        "--redact",
+        default="default",
+        metavar="SPEC",
+        help="redaction of stored and published text: 'default' (email, phone, api_key, "
+        "bearer, card), comma-separated rule names, or 'raw' to store text unredacted",
     )
     p.add_argument("--loglevel", default="info", choices=["debug", "info", "warning", "error"])
 

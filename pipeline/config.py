@@ -65,6 +65,9 @@ class Settings:
     max_event_bytes: int = 4 * 1024 * 1024
     # full text is stored for every leaking row and for this share of clean rows
     clean_text_sample_rate: float = 0.05
+    # redaction of stored/published text: "default" (e-mail, phone, API key, bearer
+    # token, card), a comma-separated list of rule names, or "raw" (explicit opt-in)
+    redaction: str = "default"
     # Tansu completes a first group join after about half the session timeout
     session_timeout_s: float = 10.0
     # how long producers wait for an unreachable broker before giving up

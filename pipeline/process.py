@@ -15,6 +15,7 @@ import orjson
 from detectors import Detector, run_detectors
 from pipeline.contract import ContractError, decode_event
 from pipeline.normalise import normalise
+from pipeline.redact import Redactor
 from pipeline.rows import Origin, RowBuilder
 
 
@@ -78,10 +79,15 @@ def process_batch(
     max_event_bytes: int,
     detectors: Sequence[Detector] | None = None,
     now: datetime | None = None,
+    redactor: Redactor | None = None,
 ) -> BatchResult:
-    """Validate, normalise and detect every record. Never raises on bad input."""
+    """Validate, normalise and detect every record. Never raises on bad input.
+
+    Text and findings are redacted (``redactor``, default rules unless told
+    otherwise) before they are stored or published.
+    """
     now = now or datetime.now(UTC)
-    result = BatchResult(RowBuilder(worker_id, clean_text_rate))
+    result = BatchResult(RowBuilder(worker_id, clean_text_rate, redactor))
     for record in records:
         try:
             event = decode_event(record.value, max_event_bytes)
@@ -96,8 +102,8 @@ def process_batch(
             reason = f"internal error while processing: {type(exc).__name__}: {exc}"[:500]
             result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
             continue
-        result.rows.add(event, exchange, verdict, record.origin, now)
-        if verdict.leaking:
+        safe = result.rows.add(event, exchange, verdict, record.origin, now)
+        if verdict.leaking and safe is not None:
             v = exchange.versions
             result.samples.append(
                 Sample(
@@ -116,8 +122,8 @@ def process_batch(
                                 "tool_call": v.tool_call_parser,
                             },
                             "labels": list(verdict.labels),
-                            "findings": [f.to_dict() for f in verdict.findings],
-                            "visible_text": exchange.visible_text[:8192],
+                            "findings": [f.to_dict() for f in safe.findings],
+                            "visible_text": safe.visible_text[:8192],
                         }
                     ),
                 )

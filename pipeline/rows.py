@@ -15,6 +15,7 @@ import orjson
 import pyarrow as pa
 
 from detectors import Exchange, Verdict
+from pipeline.redact import Redactor, SafeText
 
 UNKNOWN = "unknown"
 SCHEMA_VERSION = 1
@@ -144,9 +145,13 @@ def _remediation(event: dict[str, Any]) -> dict[str, Any]:
 class RowBuilder:
     """Accumulates rows as columns; ``table()`` returns one Arrow table."""
 
-    def __init__(self, worker_id: str, clean_text_rate: float) -> None:
+    def __init__(
+        self, worker_id: str, clean_text_rate: float, redactor: Redactor | None = None
+    ) -> None:
         self.worker_id = worker_id
         self.clean_text_rate = clean_text_rate
+        # nothing is stored unredacted unless the caller passes Redactor.raw() on purpose
+        self.redactor = redactor if redactor is not None else Redactor.default()
         self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLE_SCHEMA.names}
 
     def __len__(self) -> int:
@@ -160,11 +165,13 @@ class RowBuilder:
         origin: Origin,
         now: datetime,
         classifier_version: str | None = None,
-    ) -> None:
+    ) -> SafeText | None:
+        """Add one row. Returns the redacted text and findings that were stored, if any."""
         col = self.columns
         versions = exchange.versions
         rem = _remediation(event)
         stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
+        safe = self.redactor.redact_exchange(exchange, verdict.findings) if stored else None
         col["event_id"].append(exchange.event_id)
         col["ts"].append(parse_ts(event.get("ts"), now))
         col["ingested_at"].append(now)
@@ -193,7 +200,8 @@ class RowBuilder:
         col["n_findings"].append(len(verdict.findings))
         col["suggested_remediation"].append(sorted({f.remediation.value for f in verdict.findings}))
         col["layers"].append(sorted({f.layer.value for f in verdict.findings}))
-        col["findings"].append(orjson.dumps([f.to_dict() for f in verdict.findings]).decode())
+        findings = safe.findings if safe is not None else verdict.findings
+        col["findings"].append(orjson.dumps([f.to_dict() for f in findings]).decode())
         col["detector_versions"].append(
             orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()
         )
@@ -203,13 +211,14 @@ class RowBuilder:
         col["remediation_attempts"].append(_int_or_none(rem.get("attempts")))
         col["remediation_extra_tokens"].append(_int_or_none(rem.get("extra_tokens")))
         col["text_stored"].append(stored)
-        col["visible_text"].append(exchange.visible_text if stored else None)
-        col["reasoning_text"].append(exchange.reasoning_text if stored else None)
+        col["visible_text"].append(safe.visible_text if safe is not None else None)
+        col["reasoning_text"].append(safe.reasoning_text if safe is not None else None)
         col["src_topic"].append(origin.topic)
         col["src_partition"].append(origin.partition)
         col["src_offset"].append(origin.offset)
         col["worker_id"].append(self.worker_id)
         col["schema_version"].append(SCHEMA_VERSION)
+        return safe
 
     def table(self) -> pa.Table:
         return pa.table(self.columns, schema=SAMPLE_SCHEMA)

@@ -25,8 +25,10 @@ import faust
 from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
+from pipeline.errors import LeaklineError
 from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.process import BatchResult, RawRecord, process_batch
+from pipeline.redact import Redactor
 from pipeline.rows import Origin
 from pipeline.sink import ParquetSink
 from pipeline.store import init_store
@@ -81,6 +83,7 @@ def build_app(settings: Settings) -> faust.App:
     dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
     sink = ParquetSink(settings.data_dir)
+    redactor = Redactor.from_spec(settings.redaction)
     # source keys already on the DLQ, loaded from its tail whenever partitions are
     # (re)assigned: only then can a record that was dead-lettered be redelivered.
     # Bounded by the tail length, so it does not grow while the worker runs.
@@ -155,6 +158,7 @@ def build_app(settings: Settings) -> faust.App:
                 worker_id=settings.worker_id,
                 clean_text_rate=settings.clean_text_sample_rate,
                 max_event_bytes=settings.max_event_bytes,
+                redactor=redactor,
             )
             await publish(result)
             failpoints.hit("after_publish")
@@ -197,6 +201,12 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     """Run until SIGINT/SIGTERM. Faust finishes the current batch before exiting."""
     from faust.worker import Worker
 
+    try:
+        Redactor.from_spec(settings.redaction)  # bad configuration fails before any I/O
+    except ValueError as exc:
+        raise LeaklineError(
+            str(exc), hint="use --redact default, raw, or known rule names"
+        ) from exc
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     prepare(settings, loop)
