@@ -632,7 +632,7 @@ def table(results: list[Result]) -> str:
     def line(cells: list[str]) -> str:
         return "  ".join(
             f"{c:{align}{w}}" for c, w, (_, _, align) in zip(cells, widths, COLUMNS, strict=True)
-        )
+        ).rstrip()
 
     out = [line(heads), line(["-" * w for w in widths])] + [line(row) for row in rows]
     for r in results:
