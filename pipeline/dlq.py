@@ -24,11 +24,11 @@ async def recorded_sources(
     consumer = AIOKafkaConsumer(
         bootstrap_servers=bootstrap, enable_auto_commit=False, **client_options(security)
     )
-    await consumer.start()
     try:
+        await consumer.start()
         partitions = consumer.partitions_for_topic(dlq_topic)
         if not partitions:
-            await consumer.force_metadata_update()
+            await consumer.topics()  # refreshes metadata
             partitions = consumer.partitions_for_topic(dlq_topic) or set()
         tps = [TopicPartition(dlq_topic, p) for p in sorted(partitions)]
         if not tps:

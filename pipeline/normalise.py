@@ -301,7 +301,10 @@ def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
         blocks = [_d(b) for b in _l(response.get("content"))]
         parts.finish = _opt(response.get("stop_reason"))
     else:
-        by_index: dict[int, dict[str, Any]] = {}
+        # per block index: its start event, and its deltas as lists (joined once, so a
+        # long stream costs linear time)
+        starts: dict[int, dict[str, Any]] = {}
+        pieces: dict[int, dict[str, list[str]]] = {}
         for chunk in _l(event.get("chunks")):
             parts.chunk_count += 1
             chunk = _d(chunk)
@@ -309,26 +312,30 @@ def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
             raw_index = chunk.get("index")
             idx = raw_index if isinstance(raw_index, int) else -1
             if kind == "content_block_start":
-                block = dict(_d(chunk.get("content_block")))
-                block.setdefault("_json", [])
-                by_index[idx] = block
+                starts[idx] = _d(chunk.get("content_block"))
+                pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
             elif kind == "content_block_delta":
-                block = by_index.setdefault(idx, {"type": "text", "_json": []})
+                slot = pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
                 delta = _d(chunk.get("delta"))
                 dtype = delta.get("type")
                 if dtype == "text_delta":
-                    block["text"] = _s(block.get("text")) + _s(delta.get("text"))
+                    slot["text"].append(_s(delta.get("text")))
                 elif dtype == "thinking_delta":
-                    block["thinking"] = _s(block.get("thinking")) + _s(delta.get("thinking"))
+                    slot["thinking"].append(_s(delta.get("thinking")))
                 elif dtype == "input_json_delta":
-                    block["_json"].append(_s(delta.get("partial_json")))
+                    slot["json"].append(_s(delta.get("partial_json")))
             elif kind == "message_delta":
                 parts.finish = _opt(_d(chunk.get("delta")).get("stop_reason")) or parts.finish
         blocks = []
-        for idx in sorted(by_index):
-            block = by_index[idx]
-            if block.get("type") == "tool_use" and block["_json"]:
-                block["input"] = "".join(block["_json"])
+        for idx in sorted(pieces):
+            block = dict(starts.get(idx) or {"type": "text"})
+            slot = pieces[idx]
+            if slot["text"]:
+                block["text"] = _s(block.get("text")) + "".join(slot["text"])
+            if slot["thinking"]:
+                block["thinking"] = _s(block.get("thinking")) + "".join(slot["thinking"])
+            if block.get("type") == "tool_use" and slot["json"]:
+                block["input"] = "".join(slot["json"])
             blocks.append(block)
     for block in blocks:
         kind = block.get("type")

@@ -15,7 +15,7 @@ import orjson
 from detectors import Detector, run_detectors
 from pipeline.contract import ContractError, decode_event
 from pipeline.normalise import normalise
-from pipeline.redact import Redactor
+from pipeline.redact import Redactor, json_safe
 from pipeline.rows import Origin, RowBuilder
 
 
@@ -68,7 +68,10 @@ class BatchResult:
 
 
 def _sample_payload(row: dict[str, Any]) -> bytes:
-    return orjson.dumps(row, default=str)
+    try:
+        return orjson.dumps(row, default=str)
+    except TypeError:  # an integer beyond 64 bits or too deep nesting in finding details
+        return orjson.dumps(json_safe(row), default=str)
 
 
 def process_batch(

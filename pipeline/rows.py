@@ -7,6 +7,7 @@ leaking rows and for a deterministic sample of clean ones.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -14,8 +15,8 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from detectors import Exchange, Verdict
-from pipeline.redact import Redactor, SafeText
+from detectors import Exchange, Finding, Verdict
+from pipeline.redact import Redactor, SafeText, json_safe
 
 UNKNOWN = "unknown"
 SCHEMA_VERSION = 1
@@ -109,6 +110,16 @@ def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
     return int.from_bytes(digest, "big") / 2**64 < clean_rate
 
 
+def findings_to_json(findings: Sequence[Finding]) -> str:
+    """Findings as JSON. Rescued tool-call arguments may hold integers beyond 64 bits or
+    nesting orjson refuses; those are made storable rather than failing the batch."""
+    dicts = [f.to_dict() for f in findings]
+    try:
+        return orjson.dumps(dicts).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return orjson.dumps(json_safe(dicts)).decode()
+
+
 def first_leak_chunk(exchange: Exchange, verdict: Verdict) -> int | None:
     """Index of the stream chunk that carried the first leaking visible byte.
 
@@ -172,6 +183,8 @@ class RowBuilder:
         rem = _remediation(event)
         stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
         safe = self.redactor.redact_exchange(exchange, verdict.findings) if stored else None
+        # everything that can fail is computed before the first append: a row is all or nothing
+        findings_json = findings_to_json(safe.findings if safe is not None else verdict.findings)
         col["event_id"].append(exchange.event_id)
         col["ts"].append(parse_ts(event.get("ts"), now))
         col["ingested_at"].append(now)
@@ -200,8 +213,7 @@ class RowBuilder:
         col["n_findings"].append(len(verdict.findings))
         col["suggested_remediation"].append(sorted({f.remediation.value for f in verdict.findings}))
         col["layers"].append(sorted({f.layer.value for f in verdict.findings}))
-        findings = safe.findings if safe is not None else verdict.findings
-        col["findings"].append(orjson.dumps([f.to_dict() for f in findings]).decode())
+        col["findings"].append(findings_json)
         col["detector_versions"].append(
             orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()
         )

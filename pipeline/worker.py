@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import faust
+from aiokafka.errors import KafkaError
 
 from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
@@ -96,15 +97,26 @@ def build_app(settings: Settings) -> faust.App:
 
     stats = {"events": 0, "dead_letters": 0, "leaking": 0, "batches": 0}
 
-    async def publish(result: BatchResult) -> None:
-        if ledger_state["stale"]:
-            ledger.clear()
-            ledger.update(
-                await recorded_sources(
+    async def load_ledger() -> None:
+        delay = 0.5
+        while True:
+            try:
+                sources = await recorded_sources(
                     settings.bootstrap, settings.topics.dlq, security=settings.security
                 )
-            )
+            except (KafkaError, OSError) as exc:
+                log.warning("cannot read the DLQ ledger (%s); retrying in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+                continue
+            ledger.clear()
+            ledger.update(sources)
             ledger_state["stale"] = False
+            return
+
+    async def publish(result: BatchResult) -> None:
+        if ledger_state["stale"]:
+            await load_ledger()
         futures = []
         for dead in result.dead_letters:
             if dead.source in ledger:
@@ -160,7 +172,11 @@ def build_app(settings: Settings) -> faust.App:
                 max_event_bytes=settings.max_event_bytes,
                 redactor=redactor,
             )
-            await publish(result)
+            try:
+                await publish(result)
+            except Exception:
+                log.critical("publishing a batch failed; exiting without committing", exc_info=True)
+                os._exit(70)
             failpoints.hit("after_publish")
             await write(result)
             failpoints.hit("after_write")
@@ -197,10 +213,46 @@ def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
     init_store(settings.data_dir)
 
 
+class RepeatLimiter(logging.Filter):
+    """Lets one record per (logger, message) through per window: during a broker outage
+    the Kafka client logs every reconnect attempt, about a hundred lines a second."""
+
+    def __init__(self, window: float = 10.0) -> None:
+        super().__init__()
+        self.window = window
+        self.seen: dict[tuple[str, object], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.msg)
+        now = time.monotonic()
+        last, suppressed = self.seen.get(key, (-self.window, 0))
+        if now - last < self.window:
+            self.seen[key] = (last, suppressed + 1)
+            return False
+        self.seen[key] = (now, 0)
+        if suppressed:
+            record.msg = f"{record.msg} [{suppressed} similar suppressed]"
+        return True
+
+
+CLIENT_LOGGERS = (
+    "aiokafka",
+    "aiokafka.client",
+    "aiokafka.conn",
+    "aiokafka.consumer.fetcher",
+    "aiokafka.consumer.group_coordinator",
+    "aiokafka.producer.sender",
+    "aiokafka.producer.producer",
+)
+
+
 def run_worker(settings: Settings, loglevel: str = "info") -> None:
     """Run until SIGINT/SIGTERM. Faust finishes the current batch before exiting."""
     from faust.worker import Worker
 
+    limiter = RepeatLimiter()
+    for name in CLIENT_LOGGERS:
+        logging.getLogger(name).addFilter(limiter)
     try:
         Redactor.from_spec(settings.redaction)  # bad configuration fails before any I/O
     except ValueError as exc:

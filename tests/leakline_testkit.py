@@ -33,7 +33,7 @@ def read_topic(bootstrap: str, topic: str, timeout_s: float = 20.0) -> list[Topi
         try:
             parts = consumer.partitions_for_topic(topic) or set()
             if not parts:
-                await consumer.force_metadata_update()
+                await consumer.topics()  # refreshes metadata
                 parts = consumer.partitions_for_topic(topic) or set()
             tps = [TopicPartition(topic, p) for p in sorted(parts)]
             if not tps:
