@@ -342,7 +342,7 @@ class UnknownRuleError(ValueError):
         unknown = ", ".join(sorted(names))
         super().__init__(
             f"unknown redaction rule(s): {unknown}; known rules: {', '.join(RULES)}"
-            " (or 'default' for all of them)"
+            " ('default' for all of them; 'raw' alone stores text unredacted)"
         )
 
 
@@ -592,7 +592,7 @@ class Redactor:
         if not wanted:
             raise ValueError(
                 "no redaction rules given; storing raw text must be asked for explicitly"
-                " (Redactor.raw() / --raw-text)"
+                " ('raw', Redactor.raw())"
             )
         return cls([rule for name, rule in RULES.items() if name in wanted])
 

@@ -182,7 +182,9 @@ class RowBuilder:
         versions = exchange.versions
         rem = _remediation(event)
         stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
-        safe = self.redactor.redact_exchange(exchange, verdict.findings) if stored else None
+        # findings carry evidence snippets, so they are redacted whenever there are any
+        redact = stored or bool(verdict.findings)
+        safe = self.redactor.redact_exchange(exchange, verdict.findings) if redact else None
         # everything that can fail is computed before the first append: a row is all or nothing
         findings_json = findings_to_json(safe.findings if safe is not None else verdict.findings)
         col["event_id"].append(exchange.event_id)
@@ -223,8 +225,8 @@ class RowBuilder:
         col["remediation_attempts"].append(_int_or_none(rem.get("attempts")))
         col["remediation_extra_tokens"].append(_int_or_none(rem.get("extra_tokens")))
         col["text_stored"].append(stored)
-        col["visible_text"].append(safe.visible_text if safe is not None else None)
-        col["reasoning_text"].append(safe.reasoning_text if safe is not None else None)
+        col["visible_text"].append(safe.visible_text if safe is not None and stored else None)
+        col["reasoning_text"].append(safe.reasoning_text if safe is not None and stored else None)
         col["src_topic"].append(origin.topic)
         col["src_partition"].append(origin.partition)
         col["src_offset"].append(origin.offset)

@@ -720,7 +720,11 @@ def test_a_mixed_hostile_batch_keeps_every_record_accounted_for() -> None:
     assert len(result.rows) == 4 and len(result.dead_letters) == 4
 
 
-# ------------------------------------------------------------------ bugs found (see report)
+# ------------------------------------------------------------------ regressions
+# Bugs these tests found (fixed since): orjson refusing >64-bit ints / >254-deep rescued
+# tool-call arguments in RowBuilder.add (raw mode poisoned the batch), a non-list
+# ``_json`` member crashing the messages-stream normaliser, and quadratic string
+# concatenation of text/thinking deltas in messages streams.
 
 TOOLS = {
     "tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]
