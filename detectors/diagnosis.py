@@ -28,8 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from detectors.exchange import Exchange
-from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily
-from detectors.families import _named as named_for  # cached lookup by version fields
+from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, named_for
 from detectors.finding import Finding
 from detectors.labels import Label, Layer, Remediation, Source
 

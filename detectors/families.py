@@ -370,6 +370,13 @@ def _named(
     return tuple(named)
 
 
+def named_for(
+    reasoning_parser: str | None, tool_call_parser: str | None, model_name: str | None
+) -> tuple[ModelFamily, ...]:
+    """The families these version fields point at (cached): parsers first, then the model."""
+    return _named(reasoning_parser, tool_call_parser, model_name)
+
+
 def named_families(exchange: Exchange) -> tuple[ModelFamily, ...]:
     """The families the exchange's versions point at: reasoning parser, tool parser, model name."""
     v = exchange.versions
