@@ -95,8 +95,6 @@ def build_app(settings: Settings) -> faust.App:
     async def _mark_ledger_stale(sender: Any, *args: Any, signal: Any = None, **kw: Any) -> None:
         ledger_state["stale"] = True
 
-    stats = {"events": 0, "dead_letters": 0, "leaking": 0, "batches": 0}
-
     async def load_ledger() -> None:
         delay = 0.5
         while True:
@@ -182,10 +180,6 @@ def build_app(settings: Settings) -> faust.App:
             failpoints.hit("after_write")
             for event in events:
                 await stream.ack(event)
-            stats["batches"] += 1
-            stats["events"] += len(result.rows)
-            stats["dead_letters"] += len(result.dead_letters)
-            stats["leaking"] += len(result.samples)
             log.info(
                 "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
                 len(records),
@@ -195,7 +189,6 @@ def build_app(settings: Settings) -> faust.App:
                 (time.perf_counter() - started) * 1000,
             )
 
-    app.leakline_stats = stats  # type: ignore[attr-defined]
     return app
 
 
