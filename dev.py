@@ -2,7 +2,7 @@
 """Set-up and tasks in one place (the project's Makefile equivalent).
 
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
-    python3 dev.py test      # create .venv, install leakline[dev], lint, run the whole test suite
+    python3 dev.py test      # create .venv, install leakline[dev] and Debian's chromium, lint, run every test
     python3 dev.py lint      # ruff + mypy only
 
 Only Python 3.11 and pip are needed; everything else comes from the package registry.
@@ -11,6 +11,7 @@ Only Python 3.11 and pip are needed; everything else comes from the package regi
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -39,6 +40,24 @@ def ensure_venv(extra: str) -> None:
         stamp.touch()
 
 
+def ensure_chromium() -> None:
+    """The dashboard test drives Debian's chromium (Playwright never downloads a browser)."""
+    if shutil.which("chromium") or os.environ.get("LEAKLINE_CHROMIUM"):
+        return
+    apt = shutil.which("apt-get")
+    if not apt or os.geteuid() != 0:
+        sys.exit(
+            "the browser tests need Debian's chromium: run `sudo apt-get install -y chromium`, "
+            "or set LEAKLINE_CHROMIUM to a Chromium binary"
+        )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = [apt, "install", "-y", "-q", "--no-install-recommends", "chromium"]
+    print("+", " ".join(install), flush=True)
+    if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run([apt, "update", "-q"], env=env, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
 def lint() -> None:
     sh(BIN / "ruff", "check", "pipeline", "detectors", "models", "tests")
     sh(BIN / "mypy", "pipeline", "detectors", "models")
@@ -52,6 +71,7 @@ def main(argv: list[str]) -> int:
         sh(BIN / "leakline", "demo", *rest)
     elif task == "test":
         ensure_venv("dev")
+        ensure_chromium()
         lint()
         sh(BIN / "python", "-m", "pytest", *(rest or ["-q"]))
     elif task == "lint":
