@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import statistics
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,3 +102,42 @@ def wait_stored(worker: WorkerProcess, expected: int, timeout_s: float = 120.0) 
     raise AssertionError(
         f"only {stored}/{expected} stored; worker log:\n{worker.log_text()[-3000:]}"
     )
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    return None
+
+
+class RssSampler(threading.Thread):
+    def __init__(self, pid: int, every_s: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every_s = pid, every_s
+        self.samples: list[tuple[float, float]] = []
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        while not self._done.is_set():
+            rss = rss_mib(self.pid)
+            if rss is not None:
+                self.samples.append((time.monotonic(), rss))
+            self._done.wait(self.every_s)
+
+    def settled(self, seconds: float) -> float:
+        """Median RSS over the last ``seconds``: one reading can catch a transient."""
+        since = time.monotonic() - seconds
+        return statistics.median(rss for t, rss in self.samples if t >= since)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join(5)
+
+    @property
+    def peak(self) -> float:
+        return max(rss for _, rss in self.samples)

@@ -16,14 +16,12 @@ after the second, peak ~320 MiB; five such segments in a row plateau at 245-260 
 from __future__ import annotations
 
 import asyncio
-import statistics
-import threading
 import time
 from pathlib import Path
 
 import orjson
 import pytest
-from leakline_testkit import read_topic, spawn_worker, wait_stored
+from leakline_testkit import RssSampler, read_topic, spawn_worker, wait_stored
 
 from pipeline.kafka_io import produce
 from pipeline.simulate import Mix, simulate
@@ -34,45 +32,6 @@ HALF = 10_000
 GROWTH = 0.15  # RSS after the second half <= RSS after the first half * 1.15
 PEAK_BOUND_MIB = 768  # measured ~320 MiB on the reference 2-core machine
 SETTLE_S = 3.0
-
-
-def rss_mib(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return None
-
-
-class RssSampler(threading.Thread):
-    def __init__(self, pid: int, every_s: float = 0.1) -> None:
-        super().__init__(daemon=True)
-        self.pid, self.every_s = pid, every_s
-        self.samples: list[tuple[float, float]] = []
-        self._done = threading.Event()
-
-    def run(self) -> None:
-        while not self._done.is_set():
-            rss = rss_mib(self.pid)
-            if rss is not None:
-                self.samples.append((time.monotonic(), rss))
-            self._done.wait(self.every_s)
-
-    def settled(self, seconds: float) -> float:
-        """Median RSS over the last ``seconds``: one reading can catch a transient."""
-        since = time.monotonic() - seconds
-        return statistics.median(rss for t, rss in self.samples if t >= since)
-
-    def stop(self) -> None:
-        self._done.set()
-        self.join(5)
-
-    @property
-    def peak(self) -> float:
-        return max(rss for _, rss in self.samples)
 
 
 def hostile(tag: str) -> tuple[list[bytes], list[bytes]]:
