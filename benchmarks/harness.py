@@ -1,0 +1,467 @@
+"""leakline's performance harness: one command, one table, the figures issue 7 asks for.
+
+    python benchmarks/harness.py                  # full run (several minutes)
+    python benchmarks/harness.py --quick          # smoke run (about a minute); CI runs this
+    python benchmarks/harness.py --json perf.json # also write the figures as JSON
+    python benchmarks/harness.py --only pipeline,freshness
+
+Sections (each on realistic simulated traffic: many families, en/ko/zh, streamed and
+not, three APIs):
+
+- detectors:  events/s per core of ``run_detectors`` (rules + heuristics, diagnosis
+              included), from ``detectors_bench.measure`` on the production mix;
+- pipeline:   events/s of one ``leakline worker`` process (Faust) draining a preloaded
+              ``gateway.events``, against a raw baseline measured in the same run: a
+              plain aiokafka consumer doing ``getmany`` + ``process_batch`` (the same
+              decoding, detectors and row building) + the same Parquet sink;
+- freshness:  produce at a fixed rate and poll DuckDB; p50/p99 seconds from produce to
+              queryable;
+- query:      per-version leak rates and a per-label hourly time series over a
+              synthetic store of 10M rows (quick: 300k);
+- rss:        a worker's VmRSS over a long stream; growth from after warm-up to the end.
+
+Machines here are shared and noisy, so throughput is also given as a ratio against a
+baseline from the same run. Nothing is judged: the harness prints and records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+# Runnable as a script from the repository root without installing.
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
+
+from pipeline.broker import EmbeddedBroker  # noqa: E402
+from pipeline.demo import start_worker, stop_process  # noqa: E402
+from pipeline.errors import StoreError  # noqa: E402
+from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
+from pipeline.process import RawRecord, process_batch  # noqa: E402
+from pipeline.redact import Redactor  # noqa: E402
+from pipeline.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
+from pipeline.simulate import simulate  # noqa: E402
+from pipeline.sink import ParquetSink, samples_root  # noqa: E402
+from pipeline.store import init_store, query_rates, read_only  # noqa: E402
+
+EVENTS, DLQ, SAMPLES = "gateway.events", "gateway.events.dlq", "leak.samples"
+PARTITIONS = 4
+BATCH = 2000
+MAX_EVENT_BYTES = 4 * 1024 * 1024
+SECTIONS = ("detectors", "pipeline", "freshness", "query", "rss")
+
+
+# ------------------------------------------------------------------ shared pieces
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def events(count: int, seed: int, prefix: str = "") -> list[bytes]:
+    out = []
+    for s in simulate(count, seed=seed):
+        event = s.event
+        if prefix:
+            event = {**event, "event_id": f"{prefix}{event['event_id']}"}
+        out.append(orjson.dumps(event))
+    return out
+
+
+def stored(data_dir: Path, where: str = "") -> int:
+    try:
+        with read_only(data_dir, timeout_s=2.0) as con:
+            row = con.execute(f"select count(distinct event_id) from samples_all {where}").fetchone()
+    except StoreError:
+        return 0
+    return int(row[0]) if row else 0
+
+
+class Stage:
+    """One broker, topics and a data directory for a section."""
+
+    def __init__(self, root: Path, name: str) -> None:
+        self.dir = root / name
+        self.dir.mkdir(parents=True)
+        self.broker = EmbeddedBroker(log_path=self.dir / "broker.log").start()
+        asyncio.run(
+            ensure_topics(self.broker.bootstrap, [EVENTS, DLQ, SAMPLES], PARTITIONS, 30.0)
+        )
+
+    def worker(self, data_dir: Path, *extra: str) -> Any:
+        log = self.dir / f"worker-{time.monotonic_ns()}.log"
+        return start_worker(
+            self.broker.bootstrap, data_dir, log, "--batch-size", str(BATCH), *extra
+        )
+
+    def send(self, payloads: list[bytes]) -> None:
+        report = asyncio.run(produce(self.broker.bootstrap, EVENTS, payloads))
+        if report.failed or report.sent != len(payloads):
+            raise RuntimeError(f"producing failed: {report}")
+
+    def close(self) -> None:
+        self.broker.stop()
+
+
+def wait_for(cond: Callable[[], bool], timeout_s: float, what: str, proc: Any = None) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not cond():
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"worker exited with {proc.returncode} while waiting for {what}")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout_s:.0f}s waiting for {what}")
+        time.sleep(0.1)
+
+
+# ------------------------------------------------------------------ sections
+
+
+def bench_detectors(quick: bool) -> dict[str, Any]:
+    import detectors_bench
+
+    count, repeats = (3000, 3) if quick else (20000, 5)
+    result = detectors_bench.measure(count, seed=11, repeats=repeats, mix="production")
+    return {
+        "detectors_events_per_s": result["run_detectors_events_per_s"]["best"],
+        "detectors_only_events_per_s": result["detectors_only_events_per_s"]["best"],
+        "detectors_vs_json_decode": result["ratio_vs_baseline"]["run_detectors"]["best"],
+        "detectors_mean_event_bytes": result["mean_event_bytes"],
+    }
+
+
+async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> float:
+    """The raw baseline: getmany + process_batch + sink.write, no Faust. Returns events/s."""
+    consumer = AIOKafkaConsumer(
+        bootstrap_servers=bootstrap,
+        enable_auto_commit=False,
+        max_partition_fetch_bytes=8 * 1024 * 1024,
+        fetch_max_bytes=64 * 1024 * 1024,
+    )
+    await consumer.start()
+    try:
+        await consumer.topics()
+        tps = [TopicPartition(EVENTS, p) for p in consumer.partitions_for_topic(EVENTS) or ()]
+        consumer.assign(tps)
+        await consumer.seek_to_beginning(*tps)
+        sink, redactor = ParquetSink(data_dir), Redactor.from_spec("default")
+        done, started = 0, time.perf_counter()
+        while done < total:
+            batch = await consumer.getmany(timeout_ms=1000, max_records=BATCH)
+            records = [
+                RawRecord(m.key, m.value, Origin(m.topic, m.partition, m.offset))
+                for messages in batch.values()
+                for m in messages
+            ]
+            if not records:
+                continue
+            result = process_batch(
+                records,
+                worker_id="raw-baseline",
+                clean_text_rate=0.05,
+                max_event_bytes=MAX_EVENT_BYTES,
+                redactor=redactor,
+            )
+            sink.write(result.rows.table())
+            done += len(records)
+        return done / (time.perf_counter() - started)
+    finally:
+        await consumer.stop()
+
+
+def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
+    total = 6000 if quick else 60000
+    stage = Stage(root, "pipeline")
+    try:
+        stage.send(events(total, seed=3))
+        raw_rate = asyncio.run(_raw_consume(stage.broker.bootstrap, total, stage.dir / "raw"))
+        data_dir = stage.dir / "worker"
+        proc = stage.worker(data_dir)
+        try:
+            # throughput from the first stored batch to the last: group join and start-up
+            # are not part of a worker's steady state
+            wait_for(lambda: stored(data_dir) > 0, 120, "the first batch", proc)
+            t1, c1 = time.perf_counter(), stored(data_dir)
+            wait_for(lambda: stored(data_dir) >= total, 1800, "all events", proc)
+            rate = (total - c1) / (time.perf_counter() - t1)
+        finally:
+            stop_process(proc)
+    finally:
+        stage.close()
+    return {
+        "pipeline_events": total,
+        "pipeline_events_per_s": round(rate),
+        "raw_baseline_events_per_s": round(raw_rate),
+        "pipeline_vs_raw_ratio": round(rate / raw_rate, 3),
+    }
+
+
+def bench_freshness(root: Path, quick: bool) -> dict[str, Any]:
+    rate, seconds = (200, 8) if quick else (2000, 30)
+    stage = Stage(root, "freshness")
+    data_dir = stage.dir / "data"
+    proc = stage.worker(data_dir)
+    seen: dict[str, float] = {}
+    sent: dict[str, float] = {}
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.is_set():
+            try:
+                with read_only(data_dir, timeout_s=2.0) as con:
+                    ids = con.execute(
+                        "select distinct event_id from samples_all where event_id like 'fresh-%'"
+                    ).fetchall()
+            except StoreError:
+                ids = []
+            now = time.monotonic()
+            for (event_id,) in ids:
+                seen.setdefault(event_id, now)
+            stop.wait(0.1)
+
+    try:
+        # warm up: the group join and the first batches are not freshness
+        stage.send(events(200, seed=9, prefix="warm-"))
+        wait_for(lambda: stored(data_dir) >= 200, 120, "warm-up", proc)
+        payloads = events(rate * seconds, seed=10, prefix="fresh-")
+        ids = [orjson.loads(p)["event_id"] for p in payloads]
+        poller = threading.Thread(target=poll, daemon=True)
+        poller.start()
+        per_tick = max(1, rate // 10)
+
+        async def paced() -> None:
+            from aiokafka import AIOKafkaProducer
+
+            producer = AIOKafkaProducer(bootstrap_servers=stage.broker.bootstrap, linger_ms=5)
+            await producer.start()
+            try:
+                started = time.monotonic()
+                for tick, i in enumerate(range(0, len(payloads), per_tick)):
+                    due = started + tick * 0.1
+                    await asyncio.sleep(max(0.0, due - time.monotonic()))
+                    futures = [
+                        await producer.send(EVENTS, p, key=ids[j].encode())
+                        for j, p in enumerate(payloads[i : i + per_tick], start=i)
+                    ]
+                    await asyncio.gather(*futures)
+                    now = time.monotonic()
+                    for event_id in ids[i : i + per_tick]:
+                        sent[event_id] = now
+            finally:
+                await producer.stop()
+
+        asyncio.run(paced())
+        wait_for(lambda: len(seen) >= len(ids), 600, "fresh events", proc)
+    finally:
+        stop.set()
+        stop_process(proc)
+        stage.close()
+    lags = sorted(seen[i] - sent[i] for i in ids)
+    return {
+        "freshness_rate_per_s": rate,
+        "freshness_p50_s": round(lags[len(lags) // 2], 3),
+        "freshness_p99_s": round(lags[int(len(lags) * 0.99) - 1], 3),
+    }
+
+
+def synthetic_store(data_dir: Path, rows: int, seed: int = 1) -> None:
+    """``rows`` rows of SAMPLE_SCHEMA spread over 7 days and 30 engine versions, written
+    as the sink would (hive day partitions), without running the detectors."""
+    rng = np.random.default_rng(seed)
+    init_store(data_dir)
+    labels_pool = ["reasoning_leak", "boundary_token", "preamble", "tool_call_as_text"]
+    start = np.datetime64("2026-11-01T00:00:00", "us")
+    per_file = 1_000_000
+    for first in range(0, rows, per_file):
+        n = min(per_file, rows - first)
+        ts = np.sort(start + rng.integers(0, 7 * 86400 * 10**6, n).astype("timedelta64[us]"))
+        leaking = rng.random(n) < 0.12
+        label_idx = rng.integers(0, len(labels_pool), n)
+        offsets = np.concatenate([[0], np.cumsum(leaking.astype(np.int32))]).astype(np.int32)
+        values = pa.array([labels_pool[i] for i in label_idx[leaking]], pa.string())
+        columns: dict[str, pa.Array] = {
+            "event_id": pa.array(np.arange(first, first + n).astype(str)),
+            "ts": pa.array(ts, pa.timestamp("us", tz="UTC")),
+            "ingested_at": pa.array(ts, pa.timestamp("us", tz="UTC")),
+            "api": pa.array(np.array(["chat.completions", "responses", "messages"])[rng.integers(0, 3, n)]),
+            "stream": pa.array(rng.random(n) < 0.4),
+            "engine_name": pa.array(np.array(["vllm", "sglang"])[rng.integers(0, 2, n)]),
+            "engine_version": pa.array(np.array([f"0.{v}.0" for v in range(30)])[rng.integers(0, 30, n)]),
+            "model_name": pa.array(np.array(["qwen3-32b", "deepseek-r1", "gpt-oss-120b"])[rng.integers(0, 3, n)]),
+            "leaking": pa.array(leaking),
+            "labels": pa.ListArray.from_arrays(pa.array(offsets), values),
+            "src_partition": pa.array(np.zeros(n, np.int32)),
+            "src_offset": pa.array(np.arange(first, first + n)),
+        }
+        arrays = [
+            columns[f.name].cast(f.type) if f.name in columns else pa.nulls(n, f.type)
+            for f in SAMPLE_SCHEMA
+        ]
+        table = pa.Table.from_arrays(arrays, schema=SAMPLE_SCHEMA)
+        day_dir = samples_root(data_dir) / "day=2026-11-01"
+        day_dir.mkdir(parents=True, exist_ok=True)
+        pq.write_table(table, day_dir / f"part-synthetic-{first:09d}.parquet", compression="zstd")
+
+
+TIME_SERIES_SQL = """
+select date_trunc('hour', ts) as hour, label, count(*) as leaks
+from samples, unnest(labels) as t(label)
+group by all order by hour, label
+"""
+
+
+def bench_query(root: Path, quick: bool) -> dict[str, Any]:
+    rows = 300_000 if quick else 10_000_000
+    data_dir = root / "query"
+    started = time.perf_counter()
+    synthetic_store(data_dir, rows)
+    built_s = time.perf_counter() - started
+
+    def best_of(fn: Callable[[Any], object], repeats: int = 3) -> float:
+        times = []
+        with read_only(data_dir) as con:
+            for _ in range(repeats):
+                t = time.perf_counter()
+                fn(con)
+                times.append(time.perf_counter() - t)
+        return min(times)
+
+    rates_s = best_of(lambda con: query_rates(con, by=["engine.version"]))
+    series_s = best_of(lambda con: con.execute(TIME_SERIES_SQL).fetchall())
+    count_s = best_of(lambda con: con.execute("select count(*) from samples_all").fetchall())
+    return {
+        "query_rows": rows,
+        "query_store_build_s": round(built_s, 1),
+        "rates_query_10m_s": round(rates_s, 3),
+        "label_series_query_10m_s": round(series_s, 3),
+        "count_scan_baseline_s": round(count_s, 3),
+    }
+
+
+def bench_rss(root: Path, quick: bool) -> dict[str, Any]:
+    total = 20_000 if quick else 400_000
+    chunk = 5000
+    stage = Stage(root, "rss")
+    data_dir = stage.dir / "data"
+    proc = stage.worker(data_dir)
+    readings: list[tuple[int, float]] = []
+    try:
+        for i in range(0, total, chunk):
+            stage.send(events(chunk, seed=100 + i // chunk, prefix=f"r{i}-"))
+            wait_for(lambda i=i: stored(data_dir) >= i + chunk, 600, "a chunk", proc)
+            time.sleep(0.5)
+            rss = rss_mib(proc.pid)
+            if rss is not None:
+                readings.append((i + chunk, rss))
+    finally:
+        stop_process(proc)
+        stage.close()
+    warm = readings[max(1, len(readings) // 5) - 1][1]  # after a fifth of the stream
+    tail = statistics.median(r for _, r in readings[-3:])
+    return {
+        "rss_events": total,
+        "rss_after_warmup_mib": round(warm, 1),
+        "rss_end_mib": round(tail, 1),
+        "rss_peak_mib": round(max(r for _, r in readings), 1),
+        "rss_growth_pct": round(100 * (tail / warm - 1), 1),
+    }
+
+
+# ------------------------------------------------------------------ output
+
+TARGETS = {
+    "detectors_events_per_s": ("≥ 50000 /s per core", lambda v: v >= 50000),
+    "pipeline_events_per_s": ("≥ 20000 /s per worker", lambda v: v >= 20000),
+    "pipeline_vs_raw_ratio": ("≥ 0.5", lambda v: v >= 0.5),
+    "freshness_p99_s": ("≤ 2 s at 2k/s", lambda v: v <= 2),
+    "rates_query_10m_s": ("≤ 1 s over 10M", lambda v: v <= 1),
+    "rss_growth_pct": ("≤ 10 %", lambda v: v <= 10),
+}
+
+
+def table(figures: dict[str, Any]) -> str:
+    lines = [f"{'figure':34} {'value':>14}  target"]
+    for key, value in figures.items():
+        if key.startswith("_"):
+            continue
+        target = ""
+        if key in TARGETS:
+            text, ok = TARGETS[key]
+            target = f"{text}  {'met' if ok(value) else 'NOT met'}"
+        lines.append(f"{key:34} {value!s:>14}  {target}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes; for CI smoke runs")
+    parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated sections of {SECTIONS}"
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args(argv)
+    chosen = [s.strip() for s in args.only.split(",") if s.strip()]
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section(s) {unknown}; choose from {', '.join(SECTIONS)}")
+    root = Path(tempfile.mkdtemp(prefix="leakline-bench-"))
+    figures: dict[str, Any] = {
+        "_machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "quick": args.quick,
+        }
+    }
+    runners: dict[str, Callable[[], dict[str, Any]]] = {
+        "detectors": lambda: bench_detectors(args.quick),
+        "pipeline": lambda: bench_pipeline(root, args.quick),
+        "freshness": lambda: bench_freshness(root, args.quick),
+        "query": lambda: bench_query(root, args.quick),
+        "rss": lambda: bench_rss(root, args.quick),
+    }
+    try:
+        for name in chosen:
+            print(f"[{name}] running ...", file=sys.stderr, flush=True)
+            started = time.perf_counter()
+            figures.update(runners[name]())
+            print(f"[{name}] {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+        else:
+            print(f"kept {root}", file=sys.stderr)
+    print(table(figures))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
