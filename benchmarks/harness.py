@@ -69,6 +69,7 @@ PARTITIONS = 4
 BATCH = 2000
 MAX_EVENT_BYTES = 4 * 1024 * 1024
 SECTIONS = ("detectors", "pipeline", "freshness", "query", "rss")
+WORKER_ARGS: list[str] = []  # extra `leakline worker` flags (--worker-args)
 
 
 # ------------------------------------------------------------------ shared pieces
@@ -117,7 +118,7 @@ class Stage:
     def worker(self, data_dir: Path, *extra: str) -> Any:
         log = self.dir / f"worker-{time.monotonic_ns()}.log"
         return start_worker(
-            self.broker.bootstrap, data_dir, log, "--batch-size", str(BATCH), *extra
+            self.broker.bootstrap, data_dir, log, "--batch-size", str(BATCH), *WORKER_ARGS, *extra
         )
 
     def send(self, payloads: list[bytes]) -> None:
@@ -425,7 +426,14 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default=",".join(SECTIONS), help=f"comma-separated sections of {SECTIONS}"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument(
+        "--worker-args",
+        default="",
+        metavar="'FLAGS'",
+        help="extra flags for every `leakline worker`, e.g. '--batch-within 0.2'",
+    )
     args = parser.parse_args(argv)
+    WORKER_ARGS[:] = args.worker_args.split()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:
