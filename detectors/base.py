@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from detectors.diagnosis import diagnose
 from detectors.exchange import Exchange
-from detectors.finding import Finding
+from detectors.finding import Finding, slot_setters
 from detectors.labels import Source
 
 
@@ -37,9 +37,11 @@ _REGISTRY: dict[str, Detector] = {}
 
 def register(detector: Detector) -> Detector:
     """Add a detector instance to the registry under its id (ids are unique)."""
+    global _plan
     if detector.id in _REGISTRY:
         raise ValueError(f"detector id {detector.id!r} registered twice")
     _REGISTRY[detector.id] = detector
+    _plan = None
     return detector
 
 
@@ -107,22 +109,57 @@ class Verdict:
         }
 
 
+_VERDICT_SETTERS = slot_setters(Verdict, ("event_id", "labels", "findings", "detector_versions"))
+
+
+def _verdict(
+    event_id: str,
+    labels: tuple[str, ...],
+    findings: tuple[Finding, ...],
+    versions: dict[str, str],
+) -> Verdict:
+    """``Verdict(...)`` built through its slots (see ``finding.slot_setters``): once per event."""
+    if _VERDICT_SETTERS is None:
+        return Verdict(event_id, labels, findings, versions)
+    made = object.__new__(Verdict)
+    s0, s1, s2, s3 = _VERDICT_SETTERS
+    s0(made, event_id)
+    s1(made, labels)
+    s2(made, findings)
+    s3(made, versions)
+    return made
+
+
+Detect = Callable[[Exchange], list[Finding]]
+# The default detectors' bound ``detect`` methods and versions, built on first use and
+# dropped by ``register``: run_detectors then does no registry work per event.
+_plan: tuple[tuple[Detect, ...], dict[str, str]] | None = None
+
+
+def _default_plan() -> tuple[tuple[Detect, ...], dict[str, str]]:
+    global _plan
+    chosen = default_detectors()
+    _plan = (tuple(d.detect for d in chosen), _default_versions)
+    return _plan
+
+
 def run_detectors(exchange: Exchange, detectors: Sequence[Detector] | None = None) -> Verdict:
     """Run detectors in order and merge their findings into one verdict."""
     if detectors is None:
-        chosen = default_detectors()
-        versions = _default_versions  # shared by every verdict; treat as read-only
+        # versions are shared by every verdict; treat them as read-only
+        detects, versions = _plan or _default_plan()
     else:
         chosen = tuple(detectors)
+        detects = tuple(d.detect for d in chosen)
         versions = {d.id: d.version for d in chosen}
     findings: list[Finding] = []
-    for detector in chosen:
-        found = detector.detect(exchange)
+    for detect in detects:
+        found = detect(exchange)
         if found:
             findings += found
     if not findings:
-        return Verdict(exchange.event_id, (), (), versions)
+        return _verdict(exchange.event_id, (), (), versions)
     # point each finding at the layer the evidence and the event's metadata implicate
     findings = diagnose(exchange, findings)
     labels = tuple(sorted({f.label for f in findings}))
-    return Verdict(exchange.event_id, labels, tuple(findings), versions)
+    return _verdict(exchange.event_id, labels, tuple(findings), versions)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any, ClassVar
 
-from detectors.finding import Finding
+from detectors.finding import _SETTERS, Finding, new_finding
+from detectors.finding import FINDING_FIELDS as _FINDING_FIELDS
 from detectors.labels import Label, Layer, Remediation, Source
 
 # A response can repeat a token thousands of times; one finding per occurrence is
@@ -13,78 +13,9 @@ from detectors.labels import Label, Layer, Remediation, Source
 MAX_FINDINGS = 64
 
 _LABEL_VALUES: dict[Label, str] = {label: label.value for label in Label}
-
-# Finding is a frozen, slotted dataclass: its generated __init__ sets each of its ten
-# fields through object.__setattr__, ~2 µs per finding. Writing the slots through their
-# descriptors is equivalent and about three times faster. Used only while the fields
-# are exactly these (tests/detectors/test_robustness.py compares both constructions).
-_FINDING_FIELDS = (
-    "label",
-    "detector_id",
-    "detector_version",
-    "source",
-    "layer",
-    "remediation",
-    "confidence",
-    "evidence",
-    "span",
-    "details",
-)
-
-
-def _slot_setters() -> tuple[Any, ...] | None:
-    if tuple(f.name for f in fields(Finding)) != _FINDING_FIELDS:
-        return None
-    if getattr(Finding, "__post_init__", None) is not None:
-        return None
-    setters = tuple(
-        getattr(Finding.__dict__.get(name), "__set__", None) for name in _FINDING_FIELDS
-    )
-    return None if any(s is None for s in setters) else setters
-
-
-_SETTERS = _slot_setters()
-
-
-def new_finding(
-    label: str,
-    detector_id: str,
-    detector_version: str,
-    source: Source,
-    layer: Layer,
-    remediation: Remediation,
-    confidence: float,
-    evidence: str,
-    span: tuple[int, int] | None,
-    details: dict[str, Any],
-) -> Finding:
-    """``Finding(...)`` with all ten fields given positionally, built the fast way."""
-    if _SETTERS is None:
-        return Finding(
-            label,
-            detector_id,
-            detector_version,
-            source,
-            layer,
-            remediation,
-            confidence,
-            evidence,
-            span,
-            details,
-        )
-    made = object.__new__(Finding)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 = _SETTERS
-    s0(made, label)
-    s1(made, detector_id)
-    s2(made, detector_version)
-    s3(made, source)
-    s4(made, layer)
-    s5(made, remediation)
-    s6(made, confidence)
-    s7(made, evidence)
-    s8(made, span)
-    s9(made, details)
-    return made
+# The fast Finding construction lives with Finding; the detectors (and the test that
+# compares it with the constructor) reach it through here.
+__all__ = ["MAX_FINDINGS", "_FINDING_FIELDS", "_SETTERS", "DetectorBase", "new_finding"]
 
 
 def _snippet(text: str, span: tuple[int, int]) -> str:
@@ -92,12 +23,10 @@ def _snippet(text: str, span: tuple[int, int]) -> str:
     start, end = span
     lo = start - 24 if start > 24 else 0
     hi = end + 24
-    if hi >= len(text):
-        snippet = text[lo:]
-        tail = ""
-    else:
-        snippet = text[lo:hi]
-        tail = "…"
+    tail = "" if hi >= len(text) else "…"
+    # never copy more than the 161 characters that decide the snippet (a span can
+    # cover a whole long reasoning region)
+    snippet = text[lo : min(hi, lo + 161)]
     if len(snippet) > 160:
         snippet = snippet[:160] + "…"
     return ("…" + snippet if lo else snippet) + tail

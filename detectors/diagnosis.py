@@ -104,7 +104,15 @@ def field_mismatch(engine_field: str | None, client_field: str | None) -> bool:
 
 
 class _Context(dict[str, str]):
-    """Template values; a missing key renders as ``?`` instead of raising."""
+    """Template values; a missing key renders as ``?`` instead of raising.
+
+    ``rendered`` remembers each rule's texts for these values: the context is cached
+    with the deployment's facts, and every finding of a deployment gets the same advice.
+    """
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        super().__init__(values)
+        self.rendered: dict[str, tuple[str, str]] = {}
 
     def __missing__(self, key: str) -> str:
         return "?"
@@ -158,15 +166,17 @@ def _facts(
     named = named_for(reasoning_parser, tool_call_parser, model_name)
     suggested = suggested_reasoning_parser(model_name, tool_call_parser)
     context = _Context(
-        model=model_name or "the model",
-        model_family=models[0].name if models else "unknown",
-        reasoning_parser=reasoning_parser or "none",
-        parser_family=reasoning_family.name if reasoning_family else "unknown",
-        tool_parser=tool_call_parser or "none",
-        suggested_parser=suggested or "<the model family's parser>",
-        engine=" ".join(x for x in (engine_name, engine_version) if x) or "the engine",
-        engine_field=reasoning_field or "none",
-        client_field=client_reasoning_field or "none",
+        dict(
+            model=model_name or "the model",
+            model_family=models[0].name if models else "unknown",
+            reasoning_parser=reasoning_parser or "none",
+            parser_family=reasoning_family.name if reasoning_family else "unknown",
+            tool_parser=tool_call_parser or "none",
+            suggested_parser=suggested or "<the model family's parser>",
+            engine=" ".join(x for x in (engine_name, engine_version) if x) or "the engine",
+            engine_field=reasoning_field or "none",
+            client_field=client_reasoning_field or "none",
+        )
     )
     return Facts(
         model_families=models,
@@ -274,7 +284,10 @@ class Rule:
 
     def explain(self, context: Mapping[str, str]) -> tuple[str, str]:
         ctx = context if isinstance(context, _Context) else _Context(context)
-        return self.reason.format_map(ctx), self.fix.format_map(ctx)
+        texts = ctx.rendered.get(self.id)
+        if texts is None:
+            texts = ctx.rendered[self.id] = self.reason.format_map(ctx), self.fix.format_map(ctx)
+        return texts
 
 
 def _labels(*labels: Label) -> frozenset[str]:
@@ -524,6 +537,10 @@ EXCHANGE_RULES: tuple[Rule, ...] = (
 )
 
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in (*RULES, *EXCHANGE_RULES)}
+# label -> the rows that can explain it, in table order (match walks only these)
+_RULES_FOR: dict[str, tuple[Rule, ...]] = {
+    label: tuple(r for r in RULES if label in r.labels) for r0 in RULES for label in r0.labels
+}
 
 
 def rule(rule_id: str) -> Rule:
@@ -569,17 +586,35 @@ def exchange_notes(exchange: Exchange, facts: Facts | None = None) -> list[dict[
 def match(exchange: Exchange, finding: Finding, facts: Facts | None = None) -> Rule | None:
     """The first rule that explains ``finding``, or None."""
     facts = facts or facts_of(exchange)
-    for r in RULES:
-        if finding.label in r.labels and r.when(exchange, finding, facts):
+    for r in _RULES_FOR.get(finding.label, ()):
+        if r.when(exchange, finding, facts):
             return r
     return None
+
+
+def _with_tagged_spans(facts: Facts, findings: Sequence[Finding]) -> Facts:
+    """``facts`` plus the tagged regions, when an untagged finding may fall inside one.
+
+    Only ``_delimited`` of an untagged finding reads them; most exchanges have none.
+    """
+    if not any(
+        f.label == _REASONING_LEAK and _detail(f, "delimited") == "untagged" for f in findings
+    ):
+        return facts
+    spans = _tagged_spans(findings)
+    return replace(facts, tagged_spans=spans) if spans else facts
+
+
+_REASONING_LEAK = Label.REASONING_LEAK.value
+# Layer -> its string, without the enum's ``value`` property (per finding, twice)
+_LAYER_VALUE: dict[Layer, str] = {layer: layer.value for layer in Layer}
 
 
 def diagnose(exchange: Exchange, findings: Sequence[Finding]) -> list[Finding]:
     """The findings with their layer diagnosed and ``details["diagnosis"]`` added."""
     if not findings:
         return []
-    facts = replace(facts_of(exchange), tagged_spans=_tagged_spans(findings))
+    facts = _with_tagged_spans(facts_of(exchange), findings)
     notes = exchange_notes(exchange, facts)
     out = []
     for finding in findings:
@@ -588,13 +623,20 @@ def diagnose(exchange: Exchange, findings: Sequence[Finding]) -> list[Finding]:
             out.append(finding)
             continue
         layer = found.layer or finding.layer
-        diagnosis = _note(found, layer, facts.context)
+        reason, fix = found.explain(facts.context)
         earlier = _detail(finding, "diagnosis")  # diagnosed before: keep the detector's word
-        diagnosis["detector_layer"] = (
-            earlier.get("detector_layer", finding.layer.value)
-            if type(earlier) is dict
-            else finding.layer.value
-        )
+        detector_layer = _LAYER_VALUE[finding.layer]
+        diagnosis = {
+            "rule": found.id,
+            "layer": _LAYER_VALUE[layer],
+            "reason": reason,
+            "fix": fix,
+            "detector_layer": (
+                earlier.get("detector_layer", detector_layer)
+                if type(earlier) is dict
+                else detector_layer
+            ),
+        }
         if notes:
             diagnosis["also"] = notes
         details = dict(finding.details) if type(finding.details) is dict else {}

@@ -23,8 +23,11 @@ from typing import Any, NamedTuple
 # info string may not contain backticks (then it is inline code, e.g. ```x```).
 _FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)$", re.MULTILINE)
 _FENCE_CLOSE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
-_TICKS = re.compile(r"`+")
+# "``*", not "`+": a pattern that opens with a literal gets CPython's fast prefix
+# search (~1 ns per character); "`+" is tried at every position (~15 ns).
+_TICKS = re.compile(r"``*")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_FENCE_MARKS = ("```", "~~~")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +48,53 @@ class CodeMap:
 _NO_CODE = CodeMap()
 
 
+def _fence_line(text: str, pos: int) -> int:
+    """Start of the first line at or after ``pos`` that holds a fence marker; -1 when none.
+
+    The line-anchored fence regexes have no literal prefix, so searching a long text
+    with them tries every position; ``str.find`` of the markers does not.
+    """
+    # "~" first: a one-character find runs at memchr speed, "~~~" does not
+    marks = _FENCE_MARKS if text.find("~", pos) >= 0 else _FENCE_MARKS[:1]
+    found = [at for at in (text.find(mark, pos) for mark in marks) if at >= 0]
+    if not found:
+        return -1
+    return max(pos, text.rfind("\n", 0, min(found)) + 1)
+
+
+def _search_line(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
+    """``pattern.search(text, pos)`` for a line-anchored fence pattern, by marker lines."""
+    while True:
+        line = _fence_line(text, pos)
+        if line < 0:
+            return None
+        found = pattern.search(text, line, _line_end(text, line))
+        if found is not None:
+            return found
+        pos = _line_end(text, line) + 1
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
 def _fences(text: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     pos = 0
     while True:
-        opened = _FENCE_OPEN.search(text, pos)
+        opened = _search_line(_FENCE_OPEN, text, pos)
         if opened is None:
             return found
         marker = opened.group(1) or opened.group(2)
         end = len(text)  # an unclosed fence runs to the end of the text
-        for closed in _FENCE_CLOSE.finditer(text, opened.end()):
+        closed = _search_line(_FENCE_CLOSE, text, opened.end())
+        while closed is not None:
             run = closed.group(1)
             if run[0] == marker[0] and len(run) >= len(marker):
                 end = closed.end()
                 break
+            closed = _search_line(_FENCE_CLOSE, text, closed.end())
         found.append((opened.start(), end))
         if end >= len(text):
             return found
@@ -85,7 +121,7 @@ def _inline_spans(text: str, lo: int, hi: int, out: list[tuple[int, int]]) -> No
 @lru_cache(maxsize=16)
 def code_map(text: str) -> CodeMap:
     """The code regions of ``text``. Cached: several detectors ask about the same text."""
-    if "`" not in text and "~~~" not in text:
+    if "`" not in text and not ("~" in text and "~~~" in text):
         return _NO_CODE
     spans: list[tuple[int, int]] = []
     pos = 0
@@ -205,10 +241,14 @@ class LiteralScanner:
     """Finds any of a fixed set of literal strings, fast.
 
     Literals are grouped by first character. Each group has a plain-substring
-    prefilter (its common prefix, checked with ``in``, which runs at memchr speed)
-    and a trie-shaped regex that runs only when the prefilter hits. A flat
-    alternation of all literals is ~50x slower in CPython's engine: it has no
-    literal prefix to search for and retries every branch at every position.
+    prefilter (its common prefix, checked with ``in``) and a trie-shaped regex that
+    runs only when the prefilter hits. A flat alternation of all literals is ~50x
+    slower in CPython's engine: it has no literal prefix to search for and retries
+    every branch at every position.
+
+    ``in`` runs at memchr speed for one character but costs a few times more for a
+    longer prefix ("Here is my ", "[TOOL_CALLS]"), so such a prefix is first probed
+    by one of its characters that prose rarely contains (see ``probe``).
     """
 
     __slots__ = ("_groups",)
@@ -221,12 +261,13 @@ class LiteralScanner:
         groups = []
         for members in by_first.values():
             prefix = os.path.commonprefix(sorted(members))
-            groups.append((prefix, re.compile(_trie_regex(members))))
-        self._groups: tuple[tuple[str, re.Pattern[str]], ...] = tuple(groups)
+            groups.append((probe(prefix), prefix, re.compile(_trie_regex(members))))
+        self._groups: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(groups)
 
     def search(self, text: str) -> bool:
         return any(
-            prefix in text and pattern.search(text) is not None for prefix, pattern in self._groups
+            rare in text and prefix in text and pattern.search(text) is not None
+            for rare, prefix, pattern in self._groups
         )
 
     def finditer(self, text: str) -> list[Hit]:
@@ -234,8 +275,8 @@ class LiteralScanner:
         hits: list[Hit] = []
         groups = 0
         new = tuple.__new__  # Hit(...) goes through a Python-level __new__: ~2x slower
-        for prefix, pattern in self._groups:
-            if prefix in text:
+        for rare, prefix, pattern in self._groups:
+            if rare in text and prefix in text:
                 groups += 1
                 hits.extend(
                     new(Hit, (m.start(), m.end(), m.group())) for m in pattern.finditer(text)
@@ -250,6 +291,16 @@ class LiteralScanner:
                 last_end = hit.end
                 kept.append(hit)
         return kept
+
+
+_COMMON_IN_PROSE = frozenset("abcdefghijklmnopqrstuvwxyz ")
+
+
+def probe(literal: str) -> str:
+    """A character of ``literal`` to look for first: the first that is not a lower-case
+    letter or a space (capitals, digits and symbols are rarer in prose, and absent from
+    most Korean and Chinese text). ``""`` (always found) when there is none."""
+    return next((char for char in literal if char not in _COMMON_IN_PROSE), "")
 
 
 # --------------------------------------------------------------------------- stream pieces

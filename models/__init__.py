@@ -1,6 +1,11 @@
-"""Classifier training, evaluation and versioned artifacts (the preamble classifier).
+"""Classifier training, evaluation, versioned artifacts and the promoted-model registry.
 
-Not built yet: the training loop, artifacts and model cards arrive with the
-export/retrain issue. ``detectors`` will reach this package only through a small
-loading interface.
+- ``models.train``: fit the opening classifier (scikit-learn), compare with the promoted
+  model on the same held-out split, write ``<name>-<version>/`` and promote it.
+- ``models.registry``: ``registry.json``, hash-checked loading, ``ModelWatcher`` (hot reload).
+- ``models.evaluate``: per-language P/R/F1; heuristics vs heuristics + classifier.
+- ``models.artifacts/``: the shipped model. ``models.data/holdout.jsonl``: fresh hold-out set.
+
+Inference lives in ``detectors.classifier`` (numpy over the JSON artifact); ``detectors``
+never imports this package.
 """

@@ -4,11 +4,13 @@ so ``leakline --help`` and ``leakline detect --help`` start instantly."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
+from pipeline.command import report
 from pipeline.config import (
     DEFAULT_DATA_DIR,
     ENV_BOOTSTRAP,
@@ -135,6 +137,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
         clean_text_sample_rate=args.clean_text_rate,
         redaction=args.redact,
         max_event_bytes=args.max_event_bytes,
+        web_enabled=args.web or None,
+        web_host=args.web_host,
+        web_port=args.web_port,
+        web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
+        classifier_threshold=args.classifier_threshold,
+        classifier_models_dir=args.models_dir,
     )
     run_worker(settings, loglevel=args.loglevel)
     return 0
@@ -288,6 +296,36 @@ def build_parser() -> argparse.ArgumentParser:
         help="redaction of stored and published text: 'default' (email, phone, api_key, "
         "bearer, card), comma-separated rule names, or 'raw' to store text unredacted",
     )
+    web = p.add_argument_group(
+        "live dashboard and Prometheus /metrics",
+        "Served by the worker's web server: http://HOST:PORT/dashboard and /metrics.",
+    )
+    web.add_argument("--web", action="store_true", help="serve the dashboard and /metrics")
+    web.add_argument(
+        "--web-host",
+        metavar="HOST",
+        help="bind address (default: 127.0.0.1); any other address requires a token",
+    )
+    web.add_argument("--web-port", type=_positive_int, metavar="PORT", help="default: 6066")
+    web.add_argument(
+        "--web-token",
+        metavar="TOKEN",
+        help="bearer token for every route (prefer $LEAKLINE_WEB_TOKEN: flags show in `ps`)",
+    )
+    p.add_argument(
+        "--classifier-threshold",
+        type=_ratio,
+        metavar="P",
+        help="probability at which the classifier tier labels an opening "
+        "(default: the model's own threshold, chosen for precision)",
+    )
+    p.add_argument(
+        "--models-dir",
+        type=Path,
+        metavar="DIR",
+        help="classifier registry to follow; a newly promoted model is loaded without a "
+        "restart (default: DATA_DIR/models, else the shipped model)",
+    )
     p.add_argument("--loglevel", default="info", choices=["debug", "info", "warning", "error"])
 
     p = add(
@@ -361,6 +399,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_diagnose(sub)
 
+    from models.cli import add_parser as add_train
+
+    add_train(sub)
+
+    from pipeline.export import add_parser as add_export
+    from pipeline.review import add_parser as add_review
+
+    add_export(sub)
+    add_review(sub)
+
+    from pipeline.engine_sim import add_parser as add_engine_sim
+    from pipeline.gate import add_parser as add_gate
+
+    add_gate(sub)
+    add_engine_sim(sub)
+
+    from pipeline.tail import add_parser as add_tail
+
+    add_tail(sub)
+
     p = add(
         "demo",
         cmd_demo,
@@ -411,10 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except LeaklineError as exc:
-        print(f"leakline {args.command}: error: {exc}", file=sys.stderr)
-        if exc.hint:
-            print(f"hint: {exc.hint}", file=sys.stderr)
-        return 2
+        return report(args.command, exc)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

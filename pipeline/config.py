@@ -21,6 +21,8 @@ class Topics:
     events: str = "gateway.events"
     dlq: str = "gateway.events.dlq"
     samples: str = "leak.samples"
+    # per-batch counts per version key (contract 3); feeds the dashboard's windowed table
+    stats: str = "leak.stats"
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,27 @@ class Settings:
     web_host: str = "127.0.0.1"
     web_port: int = 6066
     web_enabled: bool = False
+    # required when web_host is not loopback; every route (incl. /metrics) then checks it
+    web_token: str | None = field(default=None, repr=False)
+    live_samples: int = 500  # newest leak samples the dashboard keeps in memory
+    # distinct version label sets on /metrics before new ones are counted as "other"
+    metrics_max_version_sets: int = 100
     security: KafkaSecurity = field(default_factory=KafkaSecurity)
+    # classifier tier: None keeps each artifact head's own threshold; the promoted model
+    # of models_dir (default DATA_DIR/models) wins over the shipped one, and the worker
+    # looks for a newly promoted one every classifier_check_s seconds
+    classifier_threshold: float | None = None
+    classifier_models_dir: Path | None = None
+    classifier_check_s: float = 2.0
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
 
     @property
     def faust_datadir(self) -> Path:
         return self.data_dir / "faust"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.classifier_models_dir or self.data_dir / "models"
 
     def with_overrides(self, **changes: object) -> Settings:
         clean = {k: v for k, v in changes.items() if v is not None}

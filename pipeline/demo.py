@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import signal
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from pipeline.broker import EmbeddedBroker
 from pipeline.config import from_env
@@ -109,6 +111,58 @@ def _fresh(data_dir: Path) -> None:
     (data_dir / DEMO_MARKER).write_text("created by leakline demo\n")
 
 
+KEEP_RUNNING_RATE = 20  # events per second: enough to watch, light on a laptop
+DEFAULT_WEB_PORT = 6066
+
+
+def _web_port() -> int:
+    """6066 when it is free (the documented URL), else any free loopback port."""
+    import socket
+
+    from pipeline.broker import free_port
+
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", DEFAULT_WEB_PORT))
+        except OSError:
+            return free_port()
+    return DEFAULT_WEB_PORT
+
+
+def keep_traffic_flowing(settings: Any, seed: int, worker: subprocess.Popen[bytes]) -> None:
+    """Simulated traffic every few seconds until Ctrl-C (or the worker dies)."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    import orjson
+
+    from pipeline.kafka_io import produce
+    from pipeline.simulate import Mix, malformed_payloads, simulate
+
+    period = 5.0
+    for round_no in itertools.count(1):
+        if worker.poll() is not None:
+            raise LeaklineError(
+                f"the worker exited with status {worker.returncode}",
+                hint=f"see its log: {settings.data_dir / 'worker.log'}",
+            )
+        started = time.monotonic()
+        # a new seed per round: new event ids, so every round counts in the store too
+        events = simulate(
+            int(KEEP_RUNNING_RATE * period),
+            seed=seed * 100_000 + round_no,
+            mix=Mix(leak_ratio=0.3, stream_ratio=0.4),
+            start=datetime.now(UTC),
+        )
+        payloads = [orjson.dumps(s.event) for s in events]
+        if round_no % 6 == 0:
+            payloads += malformed_payloads(1, seed=seed * 100_000 + round_no)
+        asyncio.run(
+            produce(settings.bootstrap, settings.topics.events, payloads, security=settings.security)
+        )
+        time.sleep(max(0.0, period - (time.monotonic() - started)))
+
+
 def run_demo(
     *,
     data_dir: Path,
@@ -130,8 +184,11 @@ def run_demo(
         bootstrap = broker.bootstrap
         print(f"embedded broker (Tansu) on {bootstrap}", file=sys.stderr)
     worker_log = data_dir / "worker.log"
-    worker = start_worker(bootstrap, data_dir, worker_log)
+    web_port = _web_port()
+    worker = start_worker(bootstrap, data_dir, worker_log, "--web", "--web-port", str(web_port))
     print(f"worker pid {worker.pid}, log {worker_log}", file=sys.stderr)
+    dashboard = f"http://127.0.0.1:{web_port}/dashboard"
+    print(f"live dashboard: {dashboard}   metrics: http://127.0.0.1:{web_port}/metrics")
     try:
         settings = from_env(bootstrap=bootstrap, data_dir=data_dir)
         malformed = max(5, count // 100)
@@ -155,9 +212,13 @@ def run_demo(
         print(f'  try: duckdb {db_path(data_dir)} "from leak_rates"')
         print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
         if keep_running:
-            print(f"broker {bootstrap} and worker keep running; Ctrl-C to stop", file=sys.stderr)
-            while worker.poll() is None:
-                time.sleep(1)
+            print(f"live dashboard: {dashboard}")
+            print(
+                f"broker {bootstrap} and worker keep running with about {KEEP_RUNNING_RATE} "
+                "simulated events/s; Ctrl-C to stop",
+                file=sys.stderr,
+            )
+            keep_traffic_flowing(settings, seed, worker)
     except KeyboardInterrupt:
         pass
     finally:

@@ -59,8 +59,9 @@ from detectors.diagnosis import (
     tool_parser_only,
 )
 from detectors.labels import ALL_LABELS, Layer
+from pipeline.command import run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
-from pipeline.errors import LeaklineError, StoreError
+from pipeline.errors import StoreError
 
 if TYPE_CHECKING:  # DuckDB, Arrow and the store load only when the command runs
     import duckdb
@@ -1039,20 +1040,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m pipeline.diagnose``: the same command without the ``leakline`` entry point."""
-    parser = argparse.ArgumentParser(
-        prog="leakline diagnose",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args) or 0)
-    except LeaklineError as exc:
-        print(f"leakline diagnose: error: {exc}", file=sys.stderr)
-        if exc.hint:
-            print(f"hint: {exc.hint}", file=sys.stderr)
-        return 2
+    return run_standalone("diagnose", DESCRIPTION, _configure, argv)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,27 @@
-"""Offline detection over JSONL (``leakline detect``): the same detectors, no Kafka."""
+"""Offline detection over JSONL (``leakline detect``): the same detectors, no Kafka.
+
+The classifier tier runs too, with the model a worker on the same data directory
+would use (the promoted one in ``$LEAKLINE_DATA_DIR/models``, else the shipped one),
+so offline and stream labels agree.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import BinaryIO, TextIO
+from functools import cache
+from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-from detectors import run_detectors
+from detectors import Exchange, Verdict, run_detectors
+from detectors.classifier import ArtifactError, OpeningClassifier, classify
 from pipeline.contract import ContractError, decode_event
+from pipeline.errors import LeaklineError
 from pipeline.normalise import normalise
+
+BATCH = 256
+_DEFAULT: Any = object()
 
 
 @dataclass
@@ -29,14 +40,29 @@ class DetectSummary:
         )
 
 
-def detect_line(raw: bytes, max_event_bytes: int) -> dict[str, object]:
-    """The output object for one input line: a verdict or an error."""
+@cache
+def default_classifier() -> OpeningClassifier | None:
+    """The promoted model of DATA_DIR/models, else the shipped one (loaded once)."""
+    from models.registry import load_current
+    from pipeline.config import from_env
+
+    try:
+        return load_current(from_env().models_dir)
+    except ArtifactError as exc:
+        raise LeaklineError(
+            f"cannot load the classifier: {exc}",
+            hint="promote a good model with `leakline train`, or fix DATA_DIR/models/registry.json",
+        ) from None
+
+
+def _decide(raw: bytes, max_event_bytes: int) -> dict[str, object] | tuple[Exchange, Verdict]:
     try:
         event = decode_event(raw, max_event_bytes)
     except ContractError as exc:
         return {"event_id": exc.event_id, "error": exc.reason}
     try:
-        return run_detectors(normalise(event)).to_dict()
+        exchange = normalise(event)
+        return exchange, run_detectors(exchange)
     except Exception as exc:  # detectors must not raise; if one does, report and go on
         return {
             "event_id": event.get("event_id"),
@@ -44,23 +70,61 @@ def detect_line(raw: bytes, max_event_bytes: int) -> dict[str, object]:
         }
 
 
-def detect_stream(source: BinaryIO, sink: TextIO, max_event_bytes: int) -> DetectSummary:
+def detect_lines(
+    raws: list[bytes],
+    max_event_bytes: int,
+    classifier: OpeningClassifier | None = _DEFAULT,
+    threshold: float | None = None,
+) -> list[dict[str, object]]:
+    """Output objects for a batch of lines: the classifier scores them in one call."""
+    model = default_classifier() if classifier is _DEFAULT else classifier
+    decided = [_decide(raw, max_event_bytes) for raw in raws]
+    pairs = [d for d in decided if isinstance(d, tuple)]
+    if model is not None and pairs:
+        merged = iter(classify(pairs, model, threshold))
+        decided = [(d[0], next(merged)) if isinstance(d, tuple) else d for d in decided]
+    return [d[1].to_dict() if isinstance(d, tuple) else d for d in decided]
+
+
+def detect_line(
+    raw: bytes, max_event_bytes: int, classifier: OpeningClassifier | None = _DEFAULT
+) -> dict[str, object]:
+    """The output object for one input line: a verdict or an error."""
+    return detect_lines([raw], max_event_bytes, classifier)[0]
+
+
+def detect_stream(
+    source: BinaryIO,
+    sink: TextIO,
+    max_event_bytes: int,
+    classifier: OpeningClassifier | None = _DEFAULT,
+    threshold: float | None = None,
+) -> DetectSummary:
     summary = DetectSummary()
+    pending: list[bytes] = []
+
+    def flush() -> None:
+        for result in detect_lines(pending, max_event_bytes, classifier, threshold):
+            if "error" in result:
+                summary.invalid += 1
+            else:
+                summary.valid += 1
+                labels = result.get("labels") or []
+                assert isinstance(labels, list)
+                summary.leaking += bool(labels)
+                summary.labels.update(labels)
+            sink.write(orjson.dumps(result).decode())
+            sink.write("\n")
+        pending.clear()
+
     for raw in source:
         raw = raw.strip()
         if not raw:
             continue
         summary.lines += 1
-        result = detect_line(raw, max_event_bytes)
-        if "error" in result:
-            summary.invalid += 1
-        else:
-            summary.valid += 1
-            labels = result.get("labels") or []
-            assert isinstance(labels, list)
-            summary.leaking += bool(labels)
-            summary.labels.update(labels)
-        sink.write(orjson.dumps(result).decode())
-        sink.write("\n")
+        pending.append(raw)
+        if len(pending) >= BATCH:
+            flush()
+    flush()
     sink.flush()
     return summary

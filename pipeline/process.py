@@ -5,6 +5,7 @@ This is the worker's whole job minus the I/O, so it is tested without a broker.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -12,11 +13,14 @@ from typing import Any
 
 import orjson
 
-from detectors import Detector, run_detectors
+from detectors import Detector, Exchange, Verdict, run_detectors
+from detectors.classifier import OpeningClassifier, classify
 from pipeline.contract import ContractError, decode_event
 from pipeline.normalise import normalise
 from pipeline.redact import Redactor, json_safe
 from pipeline.rows import Origin, RowBuilder
+
+log = logging.getLogger("leakline.process")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +87,19 @@ def process_batch(
     detectors: Sequence[Detector] | None = None,
     now: datetime | None = None,
     redactor: Redactor | None = None,
+    classifier: OpeningClassifier | None = None,
+    classifier_threshold: float | None = None,
 ) -> BatchResult:
     """Validate, normalise and detect every record. Never raises on bad input.
 
-    Text and findings are redacted (``redactor``, default rules unless told
-    otherwise) before they are stored or published.
+    Rules and heuristics run per exchange; then ``classifier`` (when given) scores,
+    in one batched call, the openings they left unlabeled. Every row records the
+    classifier's version. Text and findings are redacted (``redactor``, default
+    rules unless told otherwise) before they are stored or published.
     """
     now = now or datetime.now(UTC)
     result = BatchResult(RowBuilder(worker_id, clean_text_rate, redactor))
+    decoded: list[tuple[RawRecord, dict[str, Any], Exchange, Verdict]] = []
     for record in records:
         try:
             event = decode_event(record.value, max_event_bytes)
@@ -105,7 +114,17 @@ def process_batch(
             reason = f"internal error while processing: {type(exc).__name__}: {exc}"[:500]
             result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
             continue
-        safe = result.rows.add(event, exchange, verdict, record.origin, now)
+        decoded.append((record, event, exchange, verdict))
+    version = classifier.version if classifier is not None else None
+    if classifier is not None and decoded:
+        try:
+            verdicts = classify([(d[2], d[3]) for d in decoded], classifier, classifier_threshold)
+        except Exception:  # a broken model must not stop the stream: rows keep rule verdicts
+            log.exception("classifier %s failed on a batch; skipped", version)
+            verdicts, version = [d[3] for d in decoded], None
+        decoded = [(r, e, x, v) for (r, e, x, _), v in zip(decoded, verdicts, strict=True)]
+    for record, event, exchange, verdict in decoded:
+        safe = result.rows.add(event, exchange, verdict, record.origin, now, version)
         if verdict.leaking and safe is not None:
             v = exchange.versions
             result.samples.append(
@@ -127,6 +146,7 @@ def process_batch(
                             "labels": list(verdict.labels),
                             "findings": [f.to_dict() for f in safe.findings],
                             "visible_text": safe.visible_text[:8192],
+                            "classifier_version": version,
                         }
                     ),
                 )

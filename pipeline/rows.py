@@ -16,6 +16,7 @@ import orjson
 import pyarrow as pa
 
 from detectors import Exchange, Finding, Verdict
+from pipeline.normalise import normalise
 from pipeline.redact import Redactor, SafeText, json_safe
 
 UNKNOWN = "unknown"
@@ -72,7 +73,27 @@ SAMPLE_SCHEMA = pa.schema(
         ("src_offset", pa.int64()),
         ("worker_id", pa.string()),
         ("schema_version", pa.int16()),
+        # the whole gateway event, redacted like the text, for text-stored rows only:
+        # regression cases replay it (``leakline export --regression``)
+        ("event_json", pa.string()),
     ]
+)
+
+# a larger event is not kept whole (its row still holds the text and findings)
+EVENT_JSON_MAX_BYTES = 1 << 20
+# event fields the row stores verbatim anyway (ids, times, versions): never redacted
+_PLAIN_FIELDS = (
+    "event_id",
+    "ts",
+    "api",
+    "stream",
+    "engine",
+    "model",
+    "chat_template",
+    "parsers",
+    "gateway",
+    "client",
+    "remediation",
 )
 
 # version fields, in the order they are grouped by
@@ -187,6 +208,7 @@ class RowBuilder:
         safe = self.redactor.redact_exchange(exchange, verdict.findings) if redact else None
         # everything that can fail is computed before the first append: a row is all or nothing
         findings_json = findings_to_json(safe.findings if safe is not None else verdict.findings)
+        event_json = stored_event_json(event, self.redactor, exchange, safe) if stored else None
         col["event_id"].append(exchange.event_id)
         col["ts"].append(parse_ts(event.get("ts"), now))
         col["ingested_at"].append(now)
@@ -232,10 +254,125 @@ class RowBuilder:
         col["src_offset"].append(origin.offset)
         col["worker_id"].append(self.worker_id)
         col["schema_version"].append(SCHEMA_VERSION)
+        col["event_json"].append(event_json)
         return safe
 
     def table(self) -> pa.Table:
         return pa.table(self.columns, schema=SAMPLE_SCHEMA)
+
+
+def stored_event_json(
+    event: dict[str, Any],
+    redactor: Redactor,
+    exchange: Exchange | None = None,
+    safe: SafeText | None = None,
+) -> str | None:
+    """The event as JSON with every string (and key) redacted by ``redactor``.
+
+    None when it is too large, or when a streamed event hides a secret across chunk
+    boundaries: chunks are redacted one by one, so the reassembled texts are checked
+    again and the event is dropped rather than stored with a secret in it. This copy
+    is best effort: it never costs the row itself.
+    """
+    try:
+        return _event_json(event, redactor, exchange, safe)
+    except Exception:  # hostile shapes (deep nesting, huge numbers): keep the row, not the copy
+        return None
+
+
+def _event_json(
+    event: dict[str, Any], redactor: Redactor, exchange: Exchange | None, safe: SafeText | None
+) -> str | None:
+    changed = _may_need_redaction(event, redactor)
+    if changed:
+        redacted = redactor.redact_value(event)
+        # the row keeps these unredacted in its own columns; a version string or an id
+        # that merely looks like a number must survive so the case replays faithfully
+        redacted.update({k: event[k] for k in _PLAIN_FIELDS if k in event})
+    else:
+        redacted = event
+    try:
+        raw = orjson.dumps(redacted, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError: too deep, or an integer beyond 64 bits
+        raw = orjson.dumps(json_safe(redacted), option=orjson.OPT_SORT_KEYS)
+    if len(raw) > EVENT_JSON_MAX_BYTES:
+        return None
+    if redactor.enabled and event.get("chunks") is not None:
+        if not changed and exchange is not None and safe is not None:
+            # the event is stored as it came: its reassembled texts are the exchange's,
+            # which the row's redaction already scanned whole
+            if (safe.visible_text, safe.reasoning_text) != (
+                exchange.visible_text,
+                exchange.reasoning_text,
+            ):
+                return None
+            again = exchange
+            texts = [again.commentary_text]
+        else:
+            again = normalise(orjson.loads(raw))
+            texts = [again.visible_text, again.reasoning_text, again.commentary_text]
+        texts += [call.arguments for call in again.tool_calls]
+        if any(text and redactor.redact(text).changed for text in texts):
+            return None
+    return raw.decode()
+
+
+# strings already found secret-free, per rule set: system prompts, tool schemas and keys
+# repeat across events, so most of an event is known clean after the first few
+_CLEAN_CACHE: dict[tuple[str, ...], dict[str, None]] = {}
+_CLEAN_CACHE_MAX = 50_000
+_CLEAN_CACHE_MAX_LEN = 8_192
+_MAX_SCAN_DEPTH = 64
+
+
+def _may_need_redaction(event: dict[str, Any], redactor: Redactor) -> bool:
+    """Whether any string in the event would change. Most events hold no secret, and
+    one scan over all new strings joined by NUL (no rule matches across it) is far
+    cheaper than redacting a few hundred chunk deltas one by one."""
+    if not redactor.enabled:
+        return False
+    pieces: list[str] = []
+    for key, value in event.items():
+        if key in _PLAIN_FIELDS:
+            continue
+        pieces.append(key)
+        if not _collect_strings(value, pieces, 0):
+            return True  # unusually deep: let the full pass (which caps depth) decide
+    known = _CLEAN_CACHE.setdefault(redactor.names, {})
+    fresh = [p for p in dict.fromkeys(pieces) if p not in known]
+    if not fresh:
+        return False
+    joined = "\x00".join(fresh)
+    # cut guards look at a string's own start and end: leave those to the full pass
+    if "\u2026" in joined or redactor.redact(joined).changed:
+        return True
+    if len(known) + len(fresh) > _CLEAN_CACHE_MAX:
+        known.clear()
+    known.update((p, None) for p in fresh if len(p) <= _CLEAN_CACHE_MAX_LEN)
+    return False
+
+
+def _collect_strings(value: Any, out: list[str], depth: int) -> bool:
+    """Append every string, key and long integer; False when nesting is too deep."""
+    if depth > _MAX_SCAN_DEPTH:
+        return False
+    kind = type(value)
+    if kind is str:
+        out.append(value)
+    elif kind is dict:
+        for key, item in value.items():
+            out.append(key if type(key) is str else str(key))
+            if not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is list:
+        for item in value:
+            if not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is int and not -1_000_000 < value < 1_000_000:
+        if value.bit_length() > 4000:
+            return False
+        out.append(str(value))
+    return True
 
 
 def _str_or_none(value: Any) -> str | None:

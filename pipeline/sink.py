@@ -33,10 +33,10 @@ def samples_root(data_dir: Path) -> Path:
 def ensure_placeholder(data_dir: Path) -> None:
     target = samples_root(data_dir) / f"{PARTITION_KEY}={PLACEHOLDER_DAY}" / PLACEHOLDER_NAME
     if not target.exists():
-        _atomic_write(SAMPLE_SCHEMA.empty_table(), target)
+        atomic_write(SAMPLE_SCHEMA.empty_table(), target)
 
 
-def _atomic_write(table: pa.Table, target: Path) -> None:
+def atomic_write(table: pa.Table, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
     pq.write_table(table, tmp, compression="zstd")
@@ -69,6 +69,6 @@ class ParquetSink:
                     f"-o{offsets['min'].as_py():012d}-{offsets['max'].as_py():012d}.parquet"
                 )
                 target = self.root / f"{PARTITION_KEY}={day}" / name
-                _atomic_write(part, target)
+                atomic_write(part, target)
                 written.append(target)
         return written

@@ -19,6 +19,7 @@ import duckdb
 
 from detectors.labels import ALL_LABELS
 from pipeline.errors import StoreError
+from pipeline.review_store import ensure_review_placeholder, reviews_root
 from pipeline.sink import PARTITION_KEY, ensure_placeholder, samples_root
 
 DB_NAME = "leakline.duckdb"
@@ -128,13 +129,60 @@ WITH per_action AS (
 SELECT *, round(events / sum(events) OVER (PARTITION BY engine_name, engine_version), 4) AS share
 FROM per_action
 ORDER BY engine_name, engine_version, events DESC""",
+        *review_view_sql(data_dir),
     ]
+
+
+def review_view_sql(data_dir: Path, temp: bool = False) -> list[str]:
+    """Reviewed labels beside the machine ones: the newest review per event_id wins.
+
+    ``samples_reviewed`` is ``samples`` plus ``effective_labels`` (reviewed labels when a
+    review exists, else the machine ``labels``), ``label_source`` ('machine' |
+    'reviewed'), ``reviewer``, ``reviewed_at`` and ``review_note``. ``temp`` makes
+    session-only views, for a read-only connection to a store created before reviews.
+    """
+    glob = (reviews_root(data_dir.resolve()) / "*.parquet").as_posix().replace("'", "''")
+    kind = "TEMP VIEW" if temp else "VIEW"
+    return [
+        f"""CREATE OR REPLACE {kind} reviews_all AS
+SELECT * FROM read_parquet('{glob}', union_by_name = true)""",
+        f"""CREATE OR REPLACE {kind} reviews_latest AS
+SELECT * FROM reviews_all
+QUALIFY row_number() OVER (PARTITION BY event_id ORDER BY reviewed_at DESC, review_id DESC) = 1""",
+        f"""CREATE OR REPLACE {kind} samples_reviewed AS
+SELECT s.*,
+    CASE WHEN r.event_id IS NULL THEN s.labels ELSE r.labels END AS effective_labels,
+    CASE WHEN r.event_id IS NULL THEN 'machine' ELSE 'reviewed' END AS label_source,
+    r.reviewer, r.reviewed_at, r.note AS review_note
+FROM samples s LEFT JOIN reviews_latest r ON r.event_id = s.event_id""",
+    ]
+
+
+def has_relation(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    row = con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?", [name]).fetchone()
+    return bool(row and row[0])
+
+
+def ensure_review_views(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """Make ``samples_reviewed`` available on ``con``, even read-only on an older store."""
+    if has_relation(con, "samples_reviewed"):
+        return
+    if not has_relation(con, "samples"):
+        raise StoreError(
+            f"the store at {data_dir} has no views yet",
+            hint="start a worker once on this data dir, or run `leakline demo`",
+        )
+    if not any(reviews_root(data_dir).glob("*.parquet")):
+        ensure_review_placeholder(data_dir)
+    for sql in review_view_sql(data_dir, temp=True):
+        con.execute(sql)
 
 
 def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     """Create the dataset folder and (re)create the DuckDB views. Safe to repeat."""
     data_dir.mkdir(parents=True, exist_ok=True)
     ensure_placeholder(data_dir)
+    ensure_review_placeholder(data_dir)
     path = db_path(data_dir)
     deadline = time.monotonic() + timeout_s
     while True:

@@ -18,16 +18,20 @@ import asyncio
 import logging
 import os
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import faust
 from aiokafka.errors import KafkaError
 
+from models.registry import ModelWatcher
 from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
 from pipeline.errors import LeaklineError
 from pipeline.kafka_io import ensure_topics, ssl_context
+from pipeline.live import StatsRecord, batch_stats
+from pipeline.metrics import WorkerMetrics
 from pipeline.process import BatchResult, RawRecord, process_batch
 from pipeline.redact import Redactor
 from pipeline.rows import Origin
@@ -69,6 +73,9 @@ def build_app(settings: Settings) -> faust.App:
         web_host=settings.web_host,
         web_port=settings.web_port,
         web_bind=settings.web_host,
+        # Faust's own table/router pages would expose table contents; the dashboard replaces them
+        web_tables_enabled=False,
+        web_router_enabled=False,
         broker_session_timeout=settings.session_timeout_s,
         broker_rebalance_timeout=settings.session_timeout_s,
         broker_heartbeat_interval=1.0,
@@ -83,8 +90,20 @@ def build_app(settings: Settings) -> faust.App:
     events_topic = app.topic(settings.topics.events, value_serializer="raw", key_serializer="raw")
     dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
+    stats_topic = app.topic(settings.topics.stats, value_serializer="raw", key_serializer="raw")
+    metrics = WorkerMetrics(settings.metrics_max_version_sets)
+    if settings.web_enabled:
+        from pipeline.web import attach
+        from pipeline.web.wiring import install_live
+
+        attach(app, install_live(app, settings, metrics), settings.web_token)
+        from pipeline.ingest import mount_on_worker
+
+        mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
     sink = ParquetSink(settings.data_dir)
     redactor = Redactor.from_spec(settings.redaction)
+    # the classifier tier: follows the promoted pointer of the models dir (hot reload)
+    classifiers = ModelWatcher(settings.models_dir, settings.classifier_check_s)
     # source keys already on the DLQ, loaded from its tail whenever partitions are
     # (re)assigned: only then can a record that was dead-lettered be redelivered.
     # Bounded by the tail length, so it does not grow while the worker runs.
@@ -112,7 +131,7 @@ def build_app(settings: Settings) -> faust.App:
             ledger_state["stale"] = False
             return
 
-    async def publish(result: BatchResult) -> None:
+    async def publish(result: BatchResult, stats: list[StatsRecord]) -> None:
         if ledger_state["stale"]:
             await load_ledger()
         futures = []
@@ -130,6 +149,13 @@ def build_app(settings: Settings) -> faust.App:
                     samples_topic.get_topic_name(), sample.key, sample.value, None, None, None
                 )
             )
+        for record in stats:  # contract 3: per-version counts, delivered before the ack
+            key, value = record.encode()
+            futures.append(
+                await app.producer.send(
+                    stats_topic.get_topic_name(), key, value, None, None, None
+                )
+            )
         if futures:
             await asyncio.gather(*futures)
 
@@ -138,7 +164,9 @@ def build_app(settings: Settings) -> faust.App:
         delay = 0.5
         for attempt in range(1, SINK_RETRIES + 1):
             try:
+                flush_started = time.perf_counter()
                 await asyncio.to_thread(sink.write, table)
+                metrics.flush.observe(time.perf_counter() - flush_started)
                 return
             except OSError as exc:
                 log.error("sink write failed (attempt %d/%d): %s", attempt, SINK_RETRIES, exc)
@@ -169,15 +197,19 @@ def build_app(settings: Settings) -> faust.App:
                 clean_text_rate=settings.clean_text_sample_rate,
                 max_event_bytes=settings.max_event_bytes,
                 redactor=redactor,
+                classifier=classifiers.current(),
+                classifier_threshold=settings.classifier_threshold,
             )
+            stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
             try:
-                await publish(result)
+                await publish(result, stats)
             except Exception:
                 log.critical("publishing a batch failed; exiting without committing", exc_info=True)
                 os._exit(70)
             failpoints.hit("after_publish")
             await write(result)
             failpoints.hit("after_write")
+            metrics.observe_batch(stats)
             for event in events:
                 await stream.ack(event)
             log.info(
@@ -203,6 +235,21 @@ def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
             security=settings.security,
         )
     )
+    from pipeline.web.wiring import STATS_PARTITIONS, ensure_changelog
+
+    # leak.stats is tiny (one record per version per batch): one partition, so one worker's
+    # windowed table holds every version; Faust may not declare topics, so its changelog too
+    loop.run_until_complete(
+        ensure_topics(
+            settings.bootstrap,
+            [settings.topics.stats],
+            STATS_PARTITIONS,
+            timeout_s=120.0,
+            security=settings.security,
+        )
+    )
+    if settings.web_enabled:  # only the dashboard's table uses it
+        loop.run_until_complete(ensure_changelog(settings))
     init_store(settings.data_dir)
 
 
@@ -246,6 +293,10 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     limiter = RepeatLimiter()
     for name in CLIENT_LOGGERS:
         logging.getLogger(name).addFilter(limiter)
+    if settings.web_enabled:
+        from pipeline.web import check_exposure
+
+        check_exposure(settings.web_host, settings.web_token)  # before any I/O, too
     try:
         Redactor.from_spec(settings.redaction)  # bad configuration fails before any I/O
     except ValueError as exc:

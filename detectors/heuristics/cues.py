@@ -24,23 +24,15 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 # What ends a sentence in the languages we read. A period before an ASCII letter or
-# digit ("0700.HK", "3.5", "Node.js") does not (``find_sentence_end`` skips it).
-SENTENCE_END = re.compile(r"[.!?。！？…\n]")
-_NOT_AFTER_PERIOD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+# digit ("0700.HK", "3.5", "Node.js") does not; at the end of the searched range it
+# does (the lookahead sees the range's end).
+SENTENCE_END = re.compile(r"[!?。！？…\n]|\.(?![A-Za-z0-9])")
 
 
 def find_sentence_end(text: str, pos: int = 0, endpos: int | None = None) -> int:
     """Offset of the first sentence-ending character at or after ``pos``; -1 when none."""
-    stop = len(text) if endpos is None else endpos
-    search = SENTENCE_END.search
-    while True:
-        found = search(text, pos, stop)
-        if found is None:
-            return -1
-        at = found.start()
-        if text[at] != "." or at + 1 >= stop or text[at + 1] not in _NOT_AFTER_PERIOD:
-            return at
-        pos = at + 1
+    found = SENTENCE_END.search(text, pos, len(text) if endpos is None else endpos)
+    return -1 if found is None else found.start()
 
 
 _LEAD_IN_TAIL = r"[\s,，、.。!！~～—–-]*"

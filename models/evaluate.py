@@ -1,0 +1,144 @@
+"""Precision / recall / F1 per language, and heuristics vs heuristics + classifier.
+
+``python -m models.evaluate`` prints the shipped (or ``--models-dir``'s promoted)
+model's figures on the fresh hold-out set ``models/data/holdout.jsonl``: openings the
+heuristics were never tuned on and the classifier never trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from detectors import Exchange, run_detectors
+from detectors.classifier import OpeningClassifier, classify
+from models.data import HOLDOUT, Example, read_holdout
+
+Metrics = dict[str, dict[str, float]]
+
+
+def prf(truth: Sequence[int], pred: Sequence[int]) -> dict[str, float]:
+    t = np.asarray(truth, dtype=bool)
+    p = np.asarray(pred, dtype=bool)
+    tp = int((t & p).sum())
+    fp = int((~t & p).sum())
+    fn = int((t & ~p).sum())
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "support": int(t.sum()),
+        "n": len(t),
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+    }
+
+
+def per_language(examples: Sequence[Example], truth: Sequence[int], pred: Sequence[int]) -> Metrics:
+    """Figures per language plus ``all``; languages without examples are left out."""
+    out: Metrics = {"all": prf(truth, pred)}
+    for lang in sorted({e.lang for e in examples}):
+        idx = [i for i, e in enumerate(examples) if e.lang == lang]
+        out[lang] = prf([truth[i] for i in idx], [pred[i] for i in idx])
+    return out
+
+
+def head_metrics(
+    model: OpeningClassifier, examples: Sequence[Example], threshold: float | None = None
+) -> dict[str, Metrics]:
+    """Each head's figures on the examples that carry a target for its label."""
+    result: dict[str, Metrics] = {}
+    scores = model.scores([e.text for e in examples]) if examples else np.zeros((0, 0))
+    for j, head in enumerate(model.heads):
+        idx = [i for i, e in enumerate(examples) if e.target(head.label) is not None]
+        if not idx:
+            continue
+        cut = head.threshold if threshold is None else threshold
+        chosen = [examples[i] for i in idx]
+        truth = [int(examples[i].target(head.label) or 0) for i in idx]
+        pred = [int(scores[i, j] >= cut) for i in idx]
+        result[head.label] = per_language(chosen, truth, pred)
+    return result
+
+
+def _exchange(example: Example, i: int) -> Exchange:
+    return Exchange(
+        event_id=f"eval-{i}",
+        api="chat.completions",
+        stream=False,
+        visible_text=example.text,
+        finish_reason="stop",
+    )
+
+
+def tiers_on(
+    model: OpeningClassifier | None,
+    examples: Sequence[Example],
+    label: str = "preamble",
+    threshold: float | None = None,
+) -> dict[str, Metrics]:
+    """``label`` figures of the heuristics alone and of heuristics + classifier."""
+    pairs = []
+    for i, example in enumerate(examples):
+        exchange = _exchange(example, i)
+        pairs.append((exchange, run_detectors(exchange)))
+    truth = [int(label in e.labels) for e in examples]
+    heuristics = [int(label in v.labels) for _, v in pairs]
+    result = {"heuristics": per_language(examples, truth, heuristics)}
+    if model is not None:
+        merged = classify(pairs, model, threshold)
+        result["heuristics+classifier"] = per_language(
+            examples, truth, [int(label in v.labels) for v in merged]
+        )
+    return result
+
+
+def holdout_report(
+    model: OpeningClassifier | None, threshold: float | None = None
+) -> dict[str, Any]:
+    if not HOLDOUT.exists():  # an installed wheel without models/data
+        return {"set": None, "examples": 0, "preamble": {}}
+    examples = read_holdout()
+    return {
+        "set": "models/data/holdout.jsonl",
+        "examples": len(examples),
+        "preamble": tiers_on(model, examples, "preamble", threshold),
+    }
+
+
+def render(report: dict[str, Metrics], title: str) -> str:
+    lines = [title, f"{'tier':24} {'lang':5} {'P':>6} {'R':>6} {'F1':>6} {'pos':>4} {'n':>4}"]
+    for tier, metrics in report.items():
+        for lang, m in metrics.items():
+            lines.append(
+                f"{tier:24} {lang:5} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f}"
+                f" {m['support']:4d} {m['n']:4d}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from models.registry import load_current
+
+    parser = argparse.ArgumentParser(prog="python -m models.evaluate", description=__doc__)
+    parser.add_argument("--models-dir", type=Path, help="use this directory's promoted model")
+    parser.add_argument("--threshold", type=float, help="override the heads' thresholds")
+    args = parser.parse_args(argv)
+    model = load_current(args.models_dir)
+    report = holdout_report(model, args.threshold)
+    name = model.version if model is not None else "no classifier"
+    sys.stdout.write(render(report["preamble"], f"hold-out preamble figures ({name})"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Versioned artifacts, the promoted pointer, and hot reload.
+
+Layout of a models directory (the shipped one is ``models/artifacts/`` in the package;
+``leakline train`` writes to ``DATA_DIR/models`` unless told otherwise)::
+
+    MODELS_DIR/registry.json              {"format": "leakline.registry/1",
+                                           "promoted": {"version", "sha256", "promoted_at",
+                                                        "forced"} | null,
+                                           "history": [... every promotion, oldest first]}
+    MODELS_DIR/<name>-<version>/model.json     the artifact (JSON, data only)
+    MODELS_DIR/<name>-<version>/card.json      the model card (metrics, hashes, versions)
+    MODELS_DIR/<name>-<version>/MODEL_CARD.md  the same card for people
+
+A model is loaded only when the sha256 of its ``model.json`` equals both the hash in
+the registry entry and the one in its card.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from detectors.classifier import ArtifactError, OpeningClassifier, load_artifact
+
+log = logging.getLogger("leakline.models")
+
+REGISTRY = "registry.json"
+REGISTRY_FORMAT = "leakline.registry/1"
+SHIPPED_DIR = Path(__file__).resolve().parent / "artifacts"
+
+
+def default_models_dir(data_dir: Path) -> Path:
+    return Path(data_dir) / "models"
+
+
+def read_registry(models_dir: Path) -> dict[str, Any]:
+    path = Path(models_dir) / REGISTRY
+    if not path.exists():
+        return {"format": REGISTRY_FORMAT, "promoted": None, "history": []}
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise ArtifactError(f"cannot read {path}: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != REGISTRY_FORMAT:
+        raise ArtifactError(f"{path} is not a {REGISTRY_FORMAT} file")
+    return doc
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)  # a reader sees the old or the new file, never half of one
+
+
+def promote(models_dir: Path, version: str, *, forced: bool = False) -> dict[str, Any]:
+    """Point the registry at ``models_dir/version`` (its card's sha256 is re-checked)."""
+    models_dir = Path(models_dir)
+    card = read_card(models_dir / version)
+    load_artifact(models_dir / version / "model.json", card["sha256"])  # refuse a bad artifact
+    doc = read_registry(models_dir)
+    entry = {
+        "version": version,
+        "sha256": card["sha256"],
+        "promoted_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "forced": forced,
+    }
+    doc["promoted"] = entry
+    doc.setdefault("history", []).append(entry)
+    _write_atomic(
+        models_dir / REGISTRY, orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+    )
+    return entry
+
+
+def read_card(artifact_dir: Path) -> dict[str, Any]:
+    path = Path(artifact_dir) / "card.json"
+    try:
+        card = orjson.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise ArtifactError(f"no model card at {path}") from None
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise ArtifactError(f"cannot read model card {path}: {exc}") from None
+    if not isinstance(card, dict) or not isinstance(card.get("sha256"), str):
+        raise ArtifactError(f"model card {path} has no sha256")
+    return card
+
+
+def load_version(models_dir: Path, version: str, sha256: str | None = None) -> OpeningClassifier:
+    """Load one artifact after checking its hash against its card (and the registry's)."""
+    artifact_dir = Path(models_dir) / version
+    card = read_card(artifact_dir)
+    if sha256 is not None and card["sha256"] != sha256:
+        raise ArtifactError(
+            f"model card of {version} says sha256 {card['sha256']}, the registry {sha256}"
+        )
+    return load_artifact(artifact_dir / "model.json", card["sha256"])
+
+
+def load_promoted(models_dir: Path) -> OpeningClassifier | None:
+    """The promoted model of ``models_dir``; None when nothing was promoted there."""
+    entry = read_registry(models_dir).get("promoted")
+    if not entry:
+        return None
+    return load_version(models_dir, str(entry["version"]), str(entry["sha256"]))
+
+
+def load_current(models_dir: Path | None) -> OpeningClassifier | None:
+    """The promoted model of ``models_dir``, else the shipped one, else None."""
+    if models_dir is not None:
+        model = load_promoted(models_dir)
+        if model is not None:
+            return model
+    return load_promoted(SHIPPED_DIR)
+
+
+@dataclass
+class _Stamp:
+    mtime_ns: int
+    size: int
+
+
+def _stamp(path: Path) -> _Stamp | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return _Stamp(st.st_mtime_ns, st.st_size)
+
+
+class ModelWatcher:
+    """Holds the current classifier and swaps in a newly promoted one.
+
+    ``current()`` is called once per batch; it stats the registry file at most every
+    ``check_every_s`` seconds and reloads only when its mtime or size changed. A model
+    that fails its hash check or does not parse is refused: the old one stays.
+    """
+
+    def __init__(
+        self, models_dir: Path | None, check_every_s: float = 2.0, clock: Any = time.monotonic
+    ) -> None:
+        self.models_dir = Path(models_dir) if models_dir is not None else None
+        self.check_every_s = check_every_s
+        self.clock = clock
+        self.model: OpeningClassifier | None = None
+        self._seen: _Stamp | None = None
+        self._last_check = clock()
+        try:
+            self._seen = self._registry_stamp()
+            self.model = load_current(self.models_dir)
+        except ArtifactError as exc:
+            log.error("classifier not loaded, running without it: %s", exc)
+            try:
+                self.model = load_promoted(SHIPPED_DIR)
+            except ArtifactError as shipped_exc:
+                log.error("the shipped classifier does not load either: %s", shipped_exc)
+        if self.model is not None:
+            log.info("classifier %s loaded", self.model.version)
+
+    def _registry_stamp(self) -> _Stamp | None:
+        return _stamp(self.models_dir / REGISTRY) if self.models_dir is not None else None
+
+    @property
+    def version(self) -> str | None:
+        return self.model.version if self.model is not None else None
+
+    def current(self) -> OpeningClassifier | None:
+        now = self.clock()
+        if now - self._last_check < self.check_every_s:
+            return self.model
+        self._last_check = now
+        stamp = self._registry_stamp()
+        if stamp == self._seen:
+            return self.model
+        self._seen = stamp
+        try:
+            fresh = load_promoted(self.models_dir) if self.models_dir is not None else None
+        except ArtifactError as exc:
+            log.error("refused the newly promoted classifier, keeping %s: %s", self.version, exc)
+            return self.model
+        if fresh is not None and (self.model is None or fresh.sha256 != self.model.sha256):
+            log.info("classifier reloaded: %s -> %s", self.version, fresh.version)
+            self.model = fresh
+        return self.model

@@ -1,0 +1,365 @@
+"""Train the opening classifier, compare it with the promoted one, write and promote it.
+
+scikit-learn is used here only: ``LogisticRegression`` on the hashed character n-gram
+features of :mod:`detectors.classifier`. The fitted coefficients are written to a JSON
+artifact that the worker scores with numpy.
+"""
+
+from __future__ import annotations
+
+import platform
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+
+from detectors.classifier import (
+    FeatureSpec,
+    Head,
+    OpeningClassifier,
+    featurize,
+    parse_artifact,
+    sha256_hex,
+)
+from models.data import Example, manifest_hash, split
+from models.evaluate import Metrics, head_metrics, holdout_report
+from models.registry import (
+    SHIPPED_DIR,
+    load_current,
+    promote,
+)
+from pipeline.errors import LeaklineError
+
+NAME = "preamble"
+HEADS = ("preamble", "reasoning_leak")
+C = 30.0
+# a new model may lose at most this much F1 per (head, language) against the promoted one
+EPSILON = 0.02
+# thresholds are picked for precision: the lowest cut whose cross-validated precision is
+# at least this (the tier runs on every clean exchange the heuristics leave)
+TARGET_PRECISION = 0.95
+_GRID = tuple(round(x, 2) for x in np.arange(0.5, 0.96, 0.05))
+MIN_POSITIVES = 8
+# a head other than preamble ships only when it is useful on the held-out split
+MIN_EXTRA_HEAD_F1 = 0.6
+
+Progress = Callable[[str], None]
+
+
+def _matrix(texts: Sequence[str], spec: FeatureSpec) -> Any:
+    from scipy.sparse import csr_matrix
+
+    row, col, value = featurize(texts, spec)
+    return csr_matrix((value, (row, col)), shape=(len(texts), spec.buckets))
+
+
+def _fit(x: Any, y: np.ndarray, seed: int) -> tuple[np.ndarray, float]:
+    """Dense coefficients over all buckets, and the intercept."""
+    from sklearn.linear_model import LogisticRegression
+    from threadpoolctl import threadpool_limits
+
+    # fit on the buckets that occur only: liblinear's cost grows with the column count
+    used = np.unique(x.indices)
+    model = LogisticRegression(
+        C=C, class_weight="balanced", solver="liblinear", max_iter=5000, random_state=seed
+    )
+    with threadpool_limits(1):  # BLAS threads only fight each other on a small problem
+        model.fit(x[:, used], y)
+    weights = np.zeros(x.shape[1], dtype=np.float64)
+    weights[used] = model.coef_[0]
+    return weights, float(model.intercept_[0])
+
+
+def _pick_threshold(x: Any, y: np.ndarray, seed: int) -> float:
+    """The lowest grid cut with cross-validated precision >= TARGET_PRECISION."""
+    from sklearn.model_selection import StratifiedKFold
+
+    folds = min(5, int(y.sum()), int((1 - y).sum()))
+    if folds < 2:
+        return 0.7
+    probs = np.zeros(len(y))
+    for train_idx, test_idx in StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y):
+        w, b = _fit(x[train_idx], y[train_idx], seed)
+        probs[test_idx] = 1 / (1 + np.exp(-(x[test_idx] @ w + b)))
+    for cut in _GRID:
+        pred = probs >= cut
+        if pred.sum() and (y[pred] == 1).mean() >= TARGET_PRECISION:
+            return float(cut)
+    return float(_GRID[-1])
+
+
+def fit_model(
+    train: Sequence[Example],
+    version: str,
+    seed: int = 0,
+    spec: FeatureSpec | None = None,
+    progress: Progress | None = None,
+) -> OpeningClassifier:
+    """Fit one head per label that has enough positives in ``train``."""
+    spec = spec or FeatureSpec()
+    say = progress or (lambda _msg: None)
+    heads: list[Head] = []
+    for label in HEADS:
+        chosen = [e for e in train if e.target(label) is not None]
+        y = np.asarray([e.target(label) for e in chosen], dtype=np.int64)
+        if y.sum() < MIN_POSITIVES or (1 - y).sum() < MIN_POSITIVES:
+            say(f"head {label}: {int(y.sum())} positives, too few; skipped")
+            continue
+        x = _matrix([e.text for e in chosen], spec)
+        say(f"head {label}: fitting on {len(y)} examples ({int(y.sum())} positive)")
+        threshold = _pick_threshold(x, y, seed)
+        weights, intercept = _fit(x, y, seed)
+        heads.append(Head(label, intercept, threshold, weights))
+        say(f"head {label}: threshold {threshold:.2f}")
+    if not any(h.label == "preamble" for h in heads):
+        raise LeaklineError(
+            "not enough preamble examples to train on",
+            hint=f"the data needs at least {MIN_POSITIVES} lines with 'preamble' in labels and "
+            f"{MIN_POSITIVES} clean lines; add --with-corpus to include the project's corpus",
+        )
+    return OpeningClassifier(NAME, version, spec, tuple(heads))
+
+
+def regressions(new: dict[str, Metrics], old: dict[str, Metrics]) -> list[str]:
+    """(head, language) pairs whose F1 dropped by more than EPSILON."""
+    found = []
+    for label, by_lang in old.items():
+        for lang, m in by_lang.items():
+            if lang == "all" or not m["support"] or label not in new or lang not in new[label]:
+                continue
+            drop = m["f1"] - new[label][lang]["f1"]
+            if drop > EPSILON:
+                found.append(
+                    f"{label}/{lang}: F1 {new[label][lang]['f1']:.3f} < promoted {m['f1']:.3f}"
+                )
+    return found
+
+
+@dataclass
+class TrainResult:
+    version: str
+    artifact_dir: Path
+    metrics: dict[str, Metrics]
+    baseline_version: str | None
+    baseline_metrics: dict[str, Metrics] | None
+    regressions: list[str]
+    promoted: bool
+    card: dict[str, Any] = field(default_factory=dict)
+
+
+def _libraries() -> dict[str, str]:
+    import scipy
+    import sklearn
+
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+    }
+
+
+def train_and_register(
+    examples: Sequence[Example],
+    models_dir: Path,
+    *,
+    sources: Sequence[str],
+    seed: int = 0,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> TrainResult:
+    """Split, fit, evaluate against the promoted model, write the artifact, maybe promote."""
+    say = progress or (lambda _msg: None)
+    if not examples:
+        raise LeaklineError(
+            "the training data has no usable lines",
+            hint="export labeled samples with `leakline export`, or add --with-corpus",
+        )
+    data_hash = manifest_hash(examples)
+    train, test = split(examples, seed)
+    say(f"{len(examples)} examples: {len(train)} train, {len(test)} held out ({data_hash[:19]})")
+    created = datetime.now(UTC)
+    version = f"{NAME}-{created.strftime('%Y%m%dT%H%M%SZ')}-{data_hash[7:15]}"
+    taken = 1
+    while (Path(models_dir) / version).exists():  # same data trained twice in one second
+        taken += 1
+        version = f"{NAME}-{created.strftime('%Y%m%dT%H%M%SZ')}-{data_hash[7:15]}-{taken}"
+    model = fit_model(train, version, seed, progress=say)
+    metrics = head_metrics(model, test)
+    weak = [
+        h.label
+        for h in model.heads
+        if h.label != "preamble"
+        and metrics.get(h.label, {}).get("all", {}).get("f1", 0) < MIN_EXTRA_HEAD_F1
+    ]
+    if weak:
+        say(f"dropping heads with held-out F1 < {MIN_EXTRA_HEAD_F1}: {', '.join(weak)}")
+        model = replace(model, heads=tuple(h for h in model.heads if h.label not in weak))
+        metrics = {k: v for k, v in metrics.items() if k not in weak}
+    baseline = load_current(models_dir)
+    baseline_metrics = head_metrics(baseline, test) if baseline is not None else None
+    found = regressions(metrics, baseline_metrics) if baseline_metrics else []
+    data = model.to_json()
+    sha = sha256_hex(data)
+    parse_artifact(data, sha)  # what the worker will load must round-trip
+    holdout = holdout_report(model)["preamble"]
+    counts = {
+        "examples": len(examples),
+        "train": len(train),
+        "test": len(test),
+        "by_origin": _count(e.origin for e in examples),
+        "by_lang": _count(e.lang for e in examples),
+        "preamble": sum("preamble" in e.labels for e in examples),
+        "untagged_reasoning": sum(e.target("reasoning_leak") == 1 for e in examples),
+        "clean": sum(not e.labels for e in examples),
+    }
+    promote_it = force or not found
+    card = {
+        "name": NAME,
+        "version": version,
+        "format": "leakline.classifier/1",
+        "artifact": "model.json",
+        "sha256": sha,
+        "created_at": created.isoformat(timespec="seconds"),
+        "data": {"manifest_sha256": data_hash, "sources": list(sources), "counts": counts},
+        "split": {"test_share": 0.25, "seed": seed, "by": "sha256(seed:group)"},
+        "training": {
+            "estimator": "LogisticRegression",
+            "C": C,
+            "class_weight": "balanced",
+            "solver": "liblinear",
+            "target_precision": TARGET_PRECISION,
+        },
+        "features": model.spec.to_dict(),
+        "thresholds": {h.label: h.threshold for h in model.heads},
+        "metrics": metrics,
+        "baseline": {
+            "version": baseline.version if baseline else None,
+            "metrics": baseline_metrics,
+        },
+        "holdout": holdout,
+        "regressions": found,
+        "promoted": promote_it,
+        "forced": bool(force and found),
+        "libraries": _libraries(),
+    }
+    artifact_dir = Path(models_dir) / version
+    artifact_dir.mkdir(parents=True, exist_ok=False)
+    try:
+        (artifact_dir / "model.json").write_bytes(data)
+        (artifact_dir / "card.json").write_bytes(
+            orjson.dumps(card, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        )
+        (artifact_dir / "MODEL_CARD.md").write_text(render_card(card), encoding="utf-8")
+    except OSError:
+        shutil.rmtree(artifact_dir, ignore_errors=True)
+        raise
+    if promote_it:
+        promote(models_dir, version, forced=bool(force and found))
+    return TrainResult(
+        version,
+        artifact_dir,
+        metrics,
+        baseline.version if baseline else None,
+        baseline_metrics,
+        found,
+        promote_it,
+        card,
+    )
+
+
+def _count(values: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def metrics_table(metrics: dict[str, Metrics], other: dict[str, Metrics] | None = None) -> str:
+    lines = [
+        f"{'head':15} {'lang':5} {'P':>6} {'R':>6} {'F1':>6} {'pos':>4} {'n':>5}"
+        + ("  promoted F1" if other is not None else "")
+    ]
+    for label, by_lang in metrics.items():
+        for lang, m in by_lang.items():
+            line = (
+                f"{label:15} {lang:5} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f}"
+                f" {m['support']:4d} {m['n']:5d}"
+            )
+            if other is not None:
+                o = other.get(label, {}).get(lang)
+                line += f"  {o['f1']:.3f}" if o else "  -"
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def render_card(card: dict[str, Any]) -> str:
+    holdout = card["holdout"]
+    hold_lines = []
+    for tier, by_lang in holdout.items():
+        for lang, m in by_lang.items():
+            hold_lines.append(
+                f"| {tier} | {lang} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |"
+                f" {m['support']} | {m['n']} |"
+            )
+    rows = []
+    for label, by_lang in card["metrics"].items():
+        for lang, m in by_lang.items():
+            rows.append(
+                f"| {label} | {lang} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |"
+                f" {m['support']} | {m['n']} |"
+            )
+    libs = ", ".join(f"{k} {v}" for k, v in card["libraries"].items())
+    base = card["baseline"]["version"] or "none"
+    return f"""# Model card: {card["version"]}
+
+A logistic regression over hashed character n-grams ({card["features"]["ngram_min"]}-{card["features"]["ngram_max"]}) of the first
+{card["features"]["opening_chars"]} characters of the visible text, with the first
+sentence marked. Heads: {", ".join(card["thresholds"])}. It runs after the rules and
+heuristics on exchanges they did not already label, and its findings carry
+`source=classifier`.
+
+- artifact: `model.json` (JSON, data only), sha256 `{card["sha256"]}`
+- created: {card["created_at"]}
+- data manifest: `{card["data"]["manifest_sha256"]}` from {", ".join(card["data"]["sources"])}
+- counts: {card["data"]["counts"]}
+- thresholds (chosen for cross-validated precision >= {card["training"]["target_precision"]}):
+  {card["thresholds"]}
+- libraries: {libs}
+- compared with: {base}; regressions: {card["regressions"] or "none"}; promoted: {card["promoted"]}
+
+## Held-out split (25% of groups, never trained on)
+
+| head | lang | P | R | F1 | positives | n |
+|---|---|---:|---:|---:|---:|---:|
+{chr(10).join(rows)}
+
+## Fresh hold-out set (`models/data/holdout.jsonl`), preamble
+
+Written for this evaluation after the training texts: never trained on, and the
+heuristics were never tuned on it.
+
+| tier | lang | P | R | F1 | positives | n |
+|---|---|---:|---:|---:|---:|---:|
+{chr(10).join(hold_lines)}
+"""
+
+
+def ship(progress: Progress | None = None, seed: int = 0) -> TrainResult:
+    """Rebuild the shipped model from the corpus and the written texts (maintainers only)."""
+    from models.data import read_corpus, read_texts
+
+    examples = read_corpus() + read_texts(seed)
+    return train_and_register(
+        examples,
+        SHIPPED_DIR,
+        sources=["tests/corpus/cases", "models/texts.py"],
+        seed=seed,
+        force=True,
+        progress=progress,
+    )

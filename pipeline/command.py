@@ -1,0 +1,37 @@
+"""What every ``leakline`` command shares: errors as a message plus a hint (exit 2, never a
+traceback), and running one subcommand on its own as ``python -m pipeline.<module>``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from pipeline.errors import LeaklineError
+
+
+def report(command: str, exc: LeaklineError) -> int:
+    print(f"leakline {command}: error: {exc}", file=sys.stderr)
+    if exc.hint:
+        print(f"hint: {exc.hint}", file=sys.stderr)
+    return 2
+
+
+def run_standalone(
+    command: str,
+    description: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+    argv: Sequence[str] | None = None,
+) -> int:
+    """Parse and run one subcommand without the ``leakline`` entry point."""
+    parser = argparse.ArgumentParser(
+        prog=f"leakline {command}",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except LeaklineError as exc:
+        return report(command, exc)

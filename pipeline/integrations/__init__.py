@@ -1,0 +1,1 @@
+"""Ready-made producers for gateway ecosystems (LiteLLM, OpenTelemetry)."""

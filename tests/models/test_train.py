@@ -1,0 +1,117 @@
+"""`leakline train`: writes versioned artifacts, promotes only without regression."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+
+from models.registry import load_promoted, read_registry
+from pipeline.cli import main
+
+
+def _train(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["train", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_train_promotes_refuses_a_regression_and_force_overrides(
+    tmp_path: Path,
+    write_export: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    good = write_export("good.jsonl")
+    models = tmp_path / "models"
+
+    status, out, _ = _train(capsys, "--data", str(good), "--models-dir", str(models), "--force")
+    assert status == 0, out
+    first = read_registry(models)["promoted"]
+    card = orjson.loads((models / first["version"] / "card.json").read_bytes())
+    assert card["sha256"] == first["sha256"]
+    assert card["data"]["manifest_sha256"].startswith("sha256:")
+    assert {"en", "ko", "zh"} <= set(card["metrics"]["preamble"])
+    assert card["libraries"]["scikit-learn"]
+    assert (models / first["version"] / "MODEL_CARD.md").read_text().startswith("# Model card")
+    assert "held-out split" in out and "preamble" in out
+
+    # the same data again: no regression against the promoted model, so it is promoted
+    status, out, _ = _train(capsys, "--data", str(good), "--models-dir", str(models))
+    assert status == 0, out
+    second = read_registry(models)["promoted"]
+    assert second["version"] != first["version"]
+    assert f"compared with {first['version']}" in out
+
+    # the same data with a crippled estimator (almost no capacity): F1 collapses on the
+    # same held-out split, so the registry stays put
+    monkeypatch.setattr("models.train.C", 1e-4)
+    bad = good
+    status, out, _ = _train(capsys, "--data", str(bad), "--models-dir", str(models))
+    assert status == 1
+    assert "not promoted" in out and "regressions:" in out
+    assert read_registry(models)["promoted"] == second
+    refused = sorted(p.name for p in models.iterdir() if p.is_dir())
+    assert len(refused) == 3  # the refused artifact is kept for inspection
+
+    status, out, _ = _train(capsys, "--data", str(bad), "--models-dir", str(models), "--force")
+    assert status == 0
+    forced = read_registry(models)["promoted"]
+    assert forced["forced"] is True and forced["version"] not in (
+        first["version"],
+        second["version"],
+    )
+    assert load_promoted(models).version == forced["version"]
+
+
+def test_export_directory_is_accepted(
+    tmp_path: Path, write_export: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = write_export("samples.jsonl", keep=lambda e: e["lang"] != "zh")
+    status, out, _ = _train(
+        capsys, "--data", str(export.parent), "--models-dir", str(tmp_path / "m"), "--force"
+    )
+    assert status == 0, out
+    card_dir = next(p for p in (tmp_path / "m").iterdir() if p.is_dir())
+    card = orjson.loads((card_dir / "card.json").read_bytes())
+    assert set(card["data"]["counts"]["by_lang"]) == {"en", "ko"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--data", "/nonexistent/export.jsonl"], "no training data at"),
+        ([], "nothing to train on"),
+        (["--data", "EMPTY"], "no usable lines"),
+        (["--data", "GARBAGE"], "is not an export line"),
+    ],
+)
+def test_bad_data_gives_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    (tmp_path / "empty.jsonl").write_text("\n")
+    (tmp_path / "garbage.jsonl").write_text("{not json\n")
+    args = [
+        str(tmp_path / "empty.jsonl")
+        if a == "EMPTY"
+        else str(tmp_path / "garbage.jsonl")
+        if a == "GARBAGE"
+        else a
+        for a in args
+    ]
+    status, _, err = _train(capsys, *args, "--models-dir", str(tmp_path / "m"))
+    assert status == 2
+    assert message in err and "hint:" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "m" / "registry.json").exists()
+
+
+def test_too_few_preambles_is_refused_before_writing(
+    tmp_path: Path, write_export: Callable[..., Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = write_export("few.jsonl", keep=lambda e: "preamble" not in e["labels"])
+    status, _, err = _train(capsys, "--data", str(export), "--models-dir", str(tmp_path / "m"))
+    assert status == 2 and "not enough preamble examples" in err
+    assert not (tmp_path / "m").exists() or not any((tmp_path / "m").iterdir())
