@@ -17,7 +17,8 @@ of the same events' JSON) makes the figures comparable across machines as ratios
     python benchmarks/detectors_bench.py --mix demo --count 50000 --json bench.json
     python benchmarks/detectors_bench.py --profile  # cProfile top entries of one pass
 
-Single process, ``time.perf_counter``; the best and the median of the repeats are shown.
+Single process, ``time.perf_counter``. The workloads are interleaved slice by slice (250
+events); "best" adds up each slice's fastest repeat, "median" is the median whole pass.
 """
 
 from __future__ import annotations
@@ -153,31 +154,62 @@ def _append(rng: random.Random, exchange: Exchange, padding: str) -> Exchange:
     )
 
 
-def _time(fn: Callable[[], object], repeats: int) -> list[float]:
-    runs = []
+# Events per timed slice: short enough that a burst of load on a shared machine spoils
+# a few slices of one repeat, not a whole pass; long enough for perf_counter.
+SLICE = 250
+
+Workload = Callable[[int, int], object]  # runs the events [lo, hi) of the mix
+
+
+def _timed_slices(workloads: dict[str, Workload], count: int, repeats: int) -> dict[str, Any]:
+    """Best and median events/s of each workload, timed slice by slice.
+
+    Every slice of the mix is run by each workload in turn, so load from other
+    processes hits all of them alike. "best" adds up each slice's fastest run over the
+    repeats (the least disturbed estimate of the cost); "median" is the median of whole
+    passes, which shows the noise.
+    """
+    bounds = [(lo, min(lo + SLICE, count)) for lo in range(0, count, SLICE)]
+    fastest = {name: [float("inf")] * len(bounds) for name in workloads}
+    passes: dict[str, list[float]] = {name: [] for name in workloads}
+    clock = time.perf_counter
     for _ in range(repeats):
         gc.collect()
-        started = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - started)
-    return runs
+        spent = dict.fromkeys(workloads, 0.0)
+        for index, (lo, hi) in enumerate(bounds):
+            for name, run in workloads.items():
+                started = clock()
+                run(lo, hi)
+                took = clock() - started
+                spent[name] += took
+                if took < fastest[name][index]:
+                    fastest[name][index] = took
+        for name, total in spent.items():
+            passes[name].append(total)
+    return {
+        name: {
+            "best": round(count / sum(fastest[name])),
+            "median": round(count / statistics.median(passes[name])),
+        }
+        for name in workloads
+    }
 
 
-def _detect_all(exchanges: Sequence[Exchange]) -> Callable[[], object]:
-    def run() -> object:
-        for exchange in exchanges:
+def _detect_all(exchanges: Sequence[Exchange]) -> Workload:
+    def run(lo: int, hi: int) -> object:
+        for exchange in exchanges[lo:hi]:
             run_detectors(exchange)
         return None
 
     return run
 
 
-def _detectors_only(exchanges: Sequence[Exchange]) -> Callable[[], object]:
+def _detectors_only(exchanges: Sequence[Exchange]) -> Workload:
     """Every registered detector's ``detect``, without the verdict assembly around them."""
     detects = tuple(d.detect for d in default_detectors())
 
-    def run() -> object:
-        for exchange in exchanges:
+    def run(lo: int, hi: int) -> object:
+        for exchange in exchanges[lo:hi]:
             for detect in detects:
                 detect(exchange)
         return None
@@ -185,30 +217,30 @@ def _detectors_only(exchanges: Sequence[Exchange]) -> Callable[[], object]:
     return run
 
 
-def _parse_all(encoded: Sequence[bytes]) -> Callable[[], object]:
+def _parse_all(encoded: Sequence[bytes]) -> Workload:
     loads = orjson.loads
 
-    def run() -> object:
-        for raw in encoded:
+    def run(lo: int, hi: int) -> object:
+        for raw in encoded[lo:hi]:
             loads(raw)
         return None
 
     return run
 
 
-def _per_detector(exchanges: Sequence[Exchange], repeats: int) -> dict[str, float]:
-    """Events/s of each detector on its own (best of ``repeats``)."""
-    rates = {}
+def _per_detector(exchanges: Sequence[Exchange], repeats: int) -> dict[str, int]:
+    """Events/s of each detector on its own (best slices of ``repeats``)."""
+    workloads: dict[str, Workload] = {}
     for detector in default_detectors():
-        detect = detector.detect
 
-        def run(detect: Callable[[Exchange], object] = detect) -> object:
-            for exchange in exchanges:
+        def run(lo: int, hi: int, detect: Callable[[Exchange], object] = detector.detect) -> object:
+            for exchange in exchanges[lo:hi]:
                 detect(exchange)
             return None
 
-        rates[detector.id] = len(exchanges) / min(_time(run, repeats))
-    return rates
+        workloads[detector.id] = run
+    rates = _timed_slices(workloads, len(exchanges), repeats)
+    return {name: rate["best"] for name, rate in rates.items()}
 
 
 def _label_mix(exchanges: Sequence[Exchange]) -> dict[str, int]:
@@ -219,20 +251,18 @@ def _label_mix(exchanges: Sequence[Exchange]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def _rates(runs: list[float], count: int) -> dict[str, int]:
-    return {"best": round(count / min(runs)), "median": round(count / statistics.median(runs))}
-
-
 def measure(count: int, seed: int, repeats: int, mix: str = "demo") -> dict[str, Any]:
     exchanges, encoded = build_mix(count, seed, mix)
-    _detect_all(exchanges)()  # warm caches (compiled validators, lru caches) once
-    # Alternate the workloads so that all of them see the same machine load.
-    runs: dict[str, list[float]] = {"run_detectors": [], "detectors_only": [], "baseline": []}
-    for _ in range(repeats):
-        runs["run_detectors"] += _time(_detect_all(exchanges), 1)
-        runs["detectors_only"] += _time(_detectors_only(exchanges), 1)
-        runs["baseline"] += _time(_parse_all(encoded), 1)
-    rates = {name: _rates(times, count) for name, times in runs.items()}
+    _detect_all(exchanges)(0, count)  # warm caches (compiled validators, lru caches) once
+    rates = _timed_slices(
+        {
+            "run_detectors": _detect_all(exchanges),
+            "detectors_only": _detectors_only(exchanges),
+            "baseline": _parse_all(encoded),
+        },
+        count,
+        repeats,
+    )
     base = rates["baseline"]
     leaking = sum(1 for x in exchanges if run_detectors(x).leaking)
     return {
@@ -253,10 +283,8 @@ def measure(count: int, seed: int, repeats: int, mix: str = "demo") -> dict[str,
             name: {k: round(rates[name][k] / base[k], 3) for k in ("best", "median")}
             for name in ("run_detectors", "detectors_only")
         },
-        "us_per_event": {name: round(1e6 / rates[name]["best"], 2) for name in runs},
-        "per_detector_events_per_s": {
-            k: round(v) for k, v in _per_detector(exchanges, max(1, repeats // 2)).items()
-        },
+        "us_per_event": {name: round(1e6 / rate["best"], 2) for name, rate in rates.items()},
+        "per_detector_events_per_s": _per_detector(exchanges, max(1, repeats // 2)),
         "label_mix": _label_mix(exchanges),
     }
 
@@ -292,9 +320,9 @@ def _profile(count: int, seed: int, mix: str) -> None:
     import pstats
 
     exchanges, _ = build_mix(count, seed, mix)
-    _detect_all(exchanges)()
+    _detect_all(exchanges)(0, count)
     profiler = cProfile.Profile()
-    profiler.runcall(_detect_all(exchanges))
+    profiler.runcall(_detect_all(exchanges), 0, count)
     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
 
 

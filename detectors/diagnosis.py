@@ -146,7 +146,8 @@ def facts_of(exchange: Exchange) -> Facts:
         v.engine_version,
         exchange.reasoning_field,
         exchange.client_reasoning_field,
-        bool(exchange.reasoning_text.strip()),
+        # ``bool(text.strip())`` without copying a long reasoning text
+        bool(exchange.reasoning_text) and not exchange.reasoning_text.isspace(),
     )
 
 

@@ -3,7 +3,7 @@ the upgrade when its leak rates regress.
 
 1. read the regression cases (contract 1, ``pipeline.gate_cases``)
 2. send every case in every stream x stop x structured (x tools) combination with the
-   official SDK (``pipeline.event_builder``), tagged with the candidate's versions
+   official SDK (``pipeline.gate_replay``), tagged with the candidate's versions
 3. validate each reply as a gateway event v1, run the detectors and store the rows
    (``process_batch`` -> ``ParquetSink`` -> ``init_store``), so ``leakline rates`` shows
    the candidate next to every other version
@@ -32,7 +32,6 @@ from pipeline import __version__
 from pipeline.command import run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
-from pipeline.event_builder import Replayer, ReplayError, Tags, build_event
 from pipeline.gate_rates import (
     RATES_FORMAT,
     Baseline,
@@ -43,7 +42,9 @@ from pipeline.gate_rates import (
     parse_version_spec,
     rates_of,
 )
+from pipeline.gate_replay import Replayer, ReplayError, Tags
 from pipeline.gate_report import REPORT_FORMAT, matrix, render, write_json
+from pipeline.producer.event import build_event
 
 if TYPE_CHECKING:  # jsonschema and the SDKs load only when the command runs
     from pipeline.gate_cases import Case
@@ -115,7 +116,8 @@ def _replay(
             request=body,
             response=response,
             chunks=chunks,
-            tags=config.tags,
+            meta=config.tags,
+            stream=body.get("stream") is True,
         )
         try:
             validate_event(event)

@@ -230,9 +230,12 @@ def mount_on_worker(faust_app: Any, settings: Any) -> None:
 class AiokafkaSender:
     """A standalone sender (an aiohttp server of your own): one AIOKafkaProducer."""
 
-    def __init__(self, bootstrap: str, security: Any = None) -> None:
+    def __init__(
+        self, bootstrap: str, security: Any = None, request_timeout_s: float = 15.0
+    ) -> None:
         self.bootstrap = bootstrap
         self.security = security
+        self.request_timeout_s = request_timeout_s
         self._producer: Any = None
 
     async def start(self) -> None:
@@ -245,7 +248,7 @@ class AiokafkaSender:
             acks="all",
             linger_ms=5,
             max_request_size=8 * 1024 * 1024,
-            request_timeout_ms=15000,
+            request_timeout_ms=int(self.request_timeout_s * 1000),
             **client_options(self.security),
         )
         await self._producer.start()

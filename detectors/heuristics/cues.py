@@ -216,7 +216,7 @@ def _prepare(text: str) -> Prepared | None:
     if not first.isalnum():
         if not first.isspace():
             return None  # quotes, code, markup, bullets: not an opening sentence
-        start = len(text) - len(text.lstrip())
+        start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
         first = text[start : start + 1]
         if not first.isalnum():
             return None
@@ -301,6 +301,8 @@ _LETTER_SCRIPT = re.compile(
     r"[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]"
 )
 _KANA = re.compile(r"[\u3040-\u30ff]")
+# Where text.lstrip() would start, without copying the text (\s is exactly str.isspace)
+_LEADING_SPACE = re.compile(r"\s*")
 
 
 def sentences(text: str, start: int, limit: int, count: int) -> list[tuple[int, int]]:

@@ -7,7 +7,7 @@ import itertools
 from typing import Any
 
 import pytest
-from conftest import LOOKUP_TOOL, WEATHER_SCHEMA
+from gate_kit import LOOKUP_TOOL, WEATHER_SCHEMA
 
 from detectors import run_detectors
 from pipeline.engine_gen import generate, read_request, tokens

@@ -10,14 +10,15 @@ from typing import Any
 import anthropic
 import openai
 import pytest
-from conftest import LOOKUP_TOOL, WEATHER_SCHEMA
+from gate_kit import LOOKUP_TOOL, WEATHER_SCHEMA
 from jsonschema import Draft202012Validator
 
 from detectors import run_detectors
 from pipeline.cli import main as cli_main
 from pipeline.engine_profiles import PROFILES
-from pipeline.event_builder import Tags, build_event
+from pipeline.gate_replay import Tags
 from pipeline.normalise import normalise
+from pipeline.producer.event import build_event
 
 
 def _chat(url: str) -> openai.OpenAI:
@@ -57,7 +58,8 @@ def _labels(api: str, body: dict[str, Any], reply: Any) -> list[str]:
         request=body,
         response=response,
         chunks=chunks,
-        tags=Tags("sim", "test", body["model"]),
+        meta=Tags("sim", "test", body["model"]),
+        stream=bool(body.get("stream")),
     )
     return list(run_detectors(normalise(event)).labels)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import HAND_CASES, WEATHER_SCHEMA, make_case, write_cases
+from gate_kit import HAND_CASES, WEATHER_SCHEMA, make_case, write_cases
 
 from detectors.labels import ALL_LABELS
 from pipeline.cli import main as cli_main

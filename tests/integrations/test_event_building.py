@@ -228,7 +228,7 @@ def test_metadata_precedence_config_then_headers_then_body() -> None:
 
 
 def test_gate_tags_shape_is_accepted_as_meta() -> None:
-    from pipeline.event_builder import Tags
+    from pipeline.gate_replay import Tags
 
     tags = Tags(engine_name="vllm", engine_version="1.0", model_name="m")
     event = build_event(

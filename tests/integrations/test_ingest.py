@@ -137,7 +137,7 @@ def test_standalone_token_limits_and_broker_down(broker) -> None:
 
     async def run() -> None:
         await ensure_topics(broker.bootstrap, ["gateway.events"], 1)
-        sender = AiokafkaSender(broker.bootstrap)
+        sender = AiokafkaSender(broker.bootstrap, request_timeout_s=3.0)
         await sender.start()
         app = web.Application()
         register_ingest(

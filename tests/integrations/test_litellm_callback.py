@@ -19,7 +19,11 @@ litellm = pytest.importorskip("litellm")  # the optional extra: pip install 'lea
 
 from pipeline.integrations.litellm_callback import LeaklineLogger  # noqa: E402
 
-pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning")
+# LiteLLM's own pydantic models warn on import and on dump; not ours to fix
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*ReadOnly.*:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:UserWarning"),
+]
 
 # every address a socket connected or resolved while the test ran (LiteLLM must stay offline)
 _OUTBOUND: list[str] = []

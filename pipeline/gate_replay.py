@@ -1,4 +1,5 @@
-"""Send one request with the official SDK and turn what came back into a gateway event v1.
+"""The gate's side of a replay: send one request with the official SDK, and the candidate
+versions (``Tags``) to stamp on the event that ``pipeline.producer.build_event`` makes of it.
 
 chat.completions and Responses go through ``openai``; Messages through ``anthropic``.
 A streamed reply is kept as the SDK's parsed chunks/events (``model_dump``), a
@@ -10,7 +11,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from pipeline import __version__
@@ -154,30 +154,3 @@ class Replayer:
             raise LeaklineError(f"the {self.api} SDK refused the request: {exc}") from None
         except Exception as exc:  # a reply the SDK cannot parse is a failed request, not a crash
             raise ReplayError(f"{type(exc).__name__}: {exc}"[:500], connection=False) from None
-
-
-def build_event(
-    *,
-    event_id: str,
-    api: str,
-    request: dict[str, Any],
-    response: dict[str, Any] | None,
-    chunks: list[dict[str, Any]],
-    tags: Tags,
-    now: datetime | None = None,
-) -> dict[str, Any]:
-    """A gateway event v1 (``pipeline/schemas/gateway_event.v1.json``)."""
-    ts = (now or datetime.now(UTC)).isoformat().replace("+00:00", "Z")
-    event: dict[str, Any] = {
-        "event_id": event_id,
-        "ts": ts,
-        "api": api,
-        "stream": request.get("stream") is True,
-        "request": request,
-        **tags.event_fields(),
-    }
-    if request.get("stream") is True:
-        event["chunks"] = chunks
-    else:
-        event["response"] = response or {}
-    return event

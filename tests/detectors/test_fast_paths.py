@@ -1,0 +1,137 @@
+"""The hot path's shortcuts give exactly what the plain formulation gives.
+
+Each shortcut in the detectors (benchmarks/detectors_bench.py measures them) is compared
+with the straightforward code it replaces, on generated input.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from detectors import Exchange, Layer, Verdict, run_detectors
+from detectors.base import _verdict
+from detectors.diagnosis import RULES, _Context
+from detectors.heuristics.cues import find_sentence_end
+from detectors.text import LiteralScanner, _fences, code_map, probe
+
+# ------------------------------------------------------------------ code regions
+
+_FENCE_OPEN = re.compile(r"^[ \t]{0,3}(?:(`{3,})[^`\n]*|(~{3,})[^\n]*)$", re.MULTILINE)
+_FENCE_CLOSE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*$", re.MULTILINE)
+
+
+def _plain_fences(text: str) -> list[tuple[int, int]]:
+    """Fenced blocks found by searching the whole text with the line-anchored regexes."""
+    found: list[tuple[int, int]] = []
+    pos = 0
+    while (opened := _FENCE_OPEN.search(text, pos)) is not None:
+        marker = opened.group(1) or opened.group(2)
+        end = len(text)
+        for closed in _FENCE_CLOSE.finditer(text, opened.end()):
+            run = closed.group(1)
+            if run[0] == marker[0] and len(run) >= len(marker):
+                end = closed.end()
+                break
+        found.append((opened.start(), end))
+        if end >= len(text):
+            break
+        pos = end
+    return found
+
+
+_CODEISH = st.lists(
+    st.sampled_from(["`", "``", "```", "````", "~", "~~~", "\n", " ", "   ", "\t", "a"])
+).map("".join)
+
+
+@settings(max_examples=400)
+@given(_CODEISH)
+def test_fence_search_by_marker_lines_equals_the_regex_search(text):
+    fences = _plain_fences(text)
+    assert _fences(text) == fences
+    cmap = code_map(text)
+    for start, end in fences:
+        assert cmap.ends[cmap.starts.index(start)] == end
+
+
+# ------------------------------------------------------------------ sentence ends
+
+
+def _plain_sentence_end(text: str, pos: int, endpos: int) -> int:
+    for at in range(pos, endpos):
+        char = text[at]
+        if char in "!?。！？…\n":
+            return at
+        if char == "." and (
+            at + 1 >= endpos or not (text[at + 1].isascii() and text[at + 1].isalnum())
+        ):
+            return at
+    return -1
+
+
+@given(st.text(alphabet=list(".!?。！？…\naZ9 -가中,"), max_size=20), st.data())
+def test_find_sentence_end_equals_the_character_loop(text, data):
+    pos = data.draw(st.integers(0, len(text)))
+    endpos = data.draw(st.integers(pos, len(text)))
+    assert find_sentence_end(text, pos, endpos) == _plain_sentence_end(text, pos, endpos)
+
+
+# ------------------------------------------------------------------ literal scanning
+
+_LITERALS = (
+    "<think>",
+    "</think>",
+    "Here is my response:",
+    "[TOOL_CALLS]",
+    "to=functions.",
+    "◁think▷",
+)
+
+
+@given(st.lists(st.sampled_from([*_LITERALS, "Here is", "[", "<", "to=", " ", "x", "가"])))
+def test_probes_never_hide_a_literal(parts):
+    text = "".join(parts)
+    for literal in _LITERALS:
+        assert probe(literal) in literal
+    hits = LiteralScanner(_LITERALS).finditer(text)
+    found = {(h.start, h.literal) for h in hits}
+    for literal in _LITERALS:
+        at = text.find(literal)
+        if at >= 0 and not any(s <= at < s + len(lit) for s, lit in found):
+            raise AssertionError(f"{literal!r} at {at} not found in {text!r}")
+
+
+# ------------------------------------------------------------------ verdicts and diagnosis
+
+
+def test_fast_verdict_equals_the_constructor():
+    args = ("e1", ("boundary_token",), (), {"boundary_tokens": "2"})
+    assert _verdict(*args) == Verdict(*args)
+    assert repr(_verdict(*args)) == repr(Verdict(*args))
+
+
+def test_rendered_advice_is_remembered_per_context_and_equals_fresh_formatting():
+    context = _Context({"model": "m", "suggested_parser": "qwen3", "tool_parser": "hermes"})
+    for rule in RULES:
+        first = rule.explain(context)
+        assert first == (rule.reason.format_map(context), rule.fix.format_map(context))
+        assert rule.explain(context) is first
+        assert rule.explain(dict(context)) == first  # a plain mapping renders the same
+
+
+def test_diagnosed_findings_carry_plain_layer_strings():
+    exchange = Exchange(
+        event_id="e",
+        api="chat.completions",
+        stream=False,
+        visible_text="<think>plan the answer first</think>Paris.",
+    )
+    verdict = run_detectors(exchange)
+    assert verdict.leaking
+    for finding in verdict.findings:
+        diagnosis = finding.details["diagnosis"]
+        assert type(diagnosis["layer"]) is str and type(diagnosis["detector_layer"]) is str
+        assert Layer(diagnosis["layer"]) is finding.layer
