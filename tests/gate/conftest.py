@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gate_kit import HAND_CASES, make_case, write_cases  # noqa: E402
+from gate_kit import HAND_CASES, make_case, write_cases
 
 from pipeline.demo import stop_process
 from pipeline.engine_sim import spawn_engine_sim
