@@ -106,13 +106,14 @@ def field_mismatch(engine_field: str | None, client_field: str | None) -> bool:
 class _Context(dict[str, str]):
     """Template values; a missing key renders as ``?`` instead of raising.
 
-    ``rendered`` remembers each rule's texts for these values: the context is cached
-    with the deployment's facts, and every finding of a deployment gets the same advice.
+    ``rendered`` remembers each rule's texts for these values (by its templates): the
+    context is cached with the deployment's facts, and every finding of a deployment
+    gets the same advice.
     """
 
     def __init__(self, values: Mapping[str, str]) -> None:
         super().__init__(values)
-        self.rendered: dict[str, tuple[str, str]] = {}
+        self.rendered: dict[tuple[str, str], tuple[str, str]] = {}
 
     def __missing__(self, key: str) -> str:
         return "?"
@@ -285,9 +286,10 @@ class Rule:
 
     def explain(self, context: Mapping[str, str]) -> tuple[str, str]:
         ctx = context if isinstance(context, _Context) else _Context(context)
-        texts = ctx.rendered.get(self.id)
+        key = (self.reason, self.fix)  # the texts depend on the templates and values only
+        texts = ctx.rendered.get(key)
         if texts is None:
-            texts = ctx.rendered[self.id] = self.reason.format_map(ctx), self.fix.format_map(ctx)
+            texts = ctx.rendered[key] = self.reason.format_map(ctx), self.fix.format_map(ctx)
         return texts
 
 
@@ -540,7 +542,8 @@ EXCHANGE_RULES: tuple[Rule, ...] = (
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in (*RULES, *EXCHANGE_RULES)}
 # label -> the rows that can explain it, in table order (match walks only these)
 _RULES_FOR: dict[str, tuple[Rule, ...]] = {
-    label: tuple(r for r in RULES if label in r.labels) for r0 in RULES for label in r0.labels
+    label: tuple(r for r in RULES if label in r.labels)
+    for label in sorted({label for r in RULES for label in r.labels})
 }
 
 
