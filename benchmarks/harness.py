@@ -364,8 +364,8 @@ def bench_query(root: Path, quick: bool) -> dict[str, Any]:
     }
 
 
-def bench_rss(root: Path, quick: bool) -> dict[str, Any]:
-    total = 20_000 if quick else 400_000
+def bench_rss(root: Path, quick: bool, events: int | None = None) -> dict[str, Any]:
+    total = events or (20_000 if quick else 400_000)
     chunk = 5000
     stage = Stage(root, "rss")
     data_dir = stage.dir / "data"
@@ -427,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument(
+        "--rss-events",
+        type=int,
+        metavar="N",
+        help="events for the RSS run (default 400000; quick 20000), e.g. 2000000 for hours",
+    )
+    parser.add_argument(
         "--worker-args",
         default="",
         metavar="'FLAGS'",
@@ -452,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         "pipeline": lambda: bench_pipeline(root, args.quick),
         "freshness": lambda: bench_freshness(root, args.quick),
         "query": lambda: bench_query(root, args.quick),
-        "rss": lambda: bench_rss(root, args.quick),
+        "rss": lambda: bench_rss(root, args.quick, args.rss_events),
     }
     try:
         for name in chosen:

@@ -1,0 +1,40 @@
+"""CI runs the performance harness in --quick mode so it cannot rot (figures are not judged)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = (
+    "detectors_events_per_s",
+    "pipeline_events_per_s",
+    "raw_baseline_events_per_s",
+    "pipeline_vs_raw_ratio",
+    "freshness_p50_s",
+    "freshness_p99_s",
+    "rates_query_10m_s",
+    "rss_growth_pct",
+)
+
+
+def test_harness_quick_writes_every_figure(tmp_path: Path) -> None:
+    out = tmp_path / "perf.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "harness.py"), "--quick", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    for key in KEYS:
+        assert isinstance(figures[key], int | float) and figures[key] >= 0, key
+        assert key in done.stdout  # the table names every figure
+    assert figures["pipeline_events_per_s"] > 0 and figures["raw_baseline_events_per_s"] > 0
