@@ -364,9 +364,9 @@ def bench_query(root: Path, quick: bool) -> dict[str, Any]:
     }
 
 
-def bench_rss(root: Path, quick: bool, events: int | None = None) -> dict[str, Any]:
-    total = events or (20_000 if quick else 400_000)
-    chunk = 5000
+def bench_rss(root: Path, quick: bool, count: int | None = None) -> dict[str, Any]:
+    total = count or (10_000 if quick else 400_000)
+    chunk = 2500 if quick else 5000
     stage = Stage(root, "rss")
     data_dir = stage.dir / "data"
     proc = stage.worker(data_dir)
@@ -430,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         "--rss-events",
         type=int,
         metavar="N",
-        help="events for the RSS run (default 400000; quick 20000), e.g. 2000000 for hours",
+        help="events for the RSS run (default 400000; quick 10000), e.g. 2000000 for hours",
     )
     parser.add_argument(
         "--worker-args",

@@ -245,7 +245,7 @@ def test_tail_follows_new_records_only_by_default(broker: Any) -> None:
     new = make_traffic(120, seed=14, batches=2)
     publish(broker.bootstrap, old)
     proc = subprocess.Popen(
-        tail_cmd(broker.bootstrap, "--format", "plain", "--max-seconds", "25", "--interval", "1"),
+        tail_cmd(broker.bootstrap, "--format", "plain", "--max-seconds", "15", "--interval", "1"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -269,7 +269,7 @@ def test_tail_picks_up_a_stats_topic_created_after_it_started(broker: Any) -> No
     later = make_traffic(80, seed=19, batches=2)
     publish(broker.bootstrap, first, stats=False)  # no leak.stats topic yet
     proc = subprocess.Popen(
-        tail_cmd(broker.bootstrap, "--format", "plain", "--max-seconds", "25", "--interval", "1"),
+        tail_cmd(broker.bootstrap, "--format", "plain", "--max-seconds", "15", "--interval", "1"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
