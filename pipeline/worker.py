@@ -93,12 +93,11 @@ def build_app(settings: Settings) -> faust.App:
     stats_topic = app.topic(settings.topics.stats, value_serializer="raw", key_serializer="raw")
     metrics = WorkerMetrics(settings.metrics_max_version_sets)
     if settings.web_enabled:
+        from pipeline.ingest import mount_on_worker
         from pipeline.web import attach
         from pipeline.web.wiring import install_live
 
         attach(app, install_live(app, settings, metrics), settings.web_token)
-        from pipeline.ingest import mount_on_worker
-
         mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
     sink = ParquetSink(settings.data_dir)
     redactor = Redactor.from_spec(settings.redaction)
