@@ -30,6 +30,10 @@ start here:
   leakline demo                          embedded broker + worker + simulated traffic, then rates
   leakline detect events.jsonl           label gateway events offline, one JSON line per event
   leakline rates --by engine.version     leak rates per engine version from the store
+  leakline tail                          live rates and the newest leaks, from Kafka
+  leakline export --out DIR --regression CASES     training data and regression cases
+  leakline train --data DIR              retrain and promote the preamble classifier
+  leakline gate --regression CASES --endpoint URL ...   gate a candidate engine (exit 1 = regression)
 """
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from pipeline.errors import LeaklineError
 
@@ -35,3 +36,20 @@ def run_standalone(
         return int(args.func(args) or 0)
     except LeaklineError as exc:
         return report(command, exc)
+
+
+def register(
+    subparsers: Any,
+    command: str,
+    help_: str,
+    description: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Add one subcommand, defined in its own module, to the ``leakline`` parser."""
+    parser = subparsers.add_parser(
+        command,
+        help=help_,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    configure(parser)

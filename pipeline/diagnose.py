@@ -59,7 +59,7 @@ from detectors.diagnosis import (
     tool_parser_only,
 )
 from detectors.labels import ALL_LABELS, Layer
-from pipeline.command import run_standalone
+from pipeline.command import register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import StoreError
 
@@ -1014,13 +1014,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``diagnose`` on the ``leakline`` sub-command parsers."""
-    p = subparsers.add_parser(
-        "diagnose",
-        help="which layer the stored leaks point at, and the fix to try",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(p)
+    register(subparsers, "diagnose", "which layer the stored leaks point at, and the fix to try", DESCRIPTION, _configure)
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:

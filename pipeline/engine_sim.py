@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.command import run_standalone
+from pipeline.command import register, run_standalone
 from pipeline.engine_profiles import (
     BY_NAME,
     DEFAULT_PROFILE,
@@ -76,13 +76,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``engine-sim`` on the ``leakline`` sub-command parsers."""
-    p = subparsers.add_parser(
-        "engine-sim",
-        help="TEST DOUBLE of an OpenAI-compatible engine that fakes its failure modes",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(p)
+    register(subparsers, "engine-sim", "TEST DOUBLE of an OpenAI-compatible engine that fakes its failure modes", DESCRIPTION, _configure)
 
 
 def cmd_engine_sim(args: argparse.Namespace) -> int:

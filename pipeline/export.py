@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from detectors.labels import ALL_LABELS
-from pipeline.command import run_standalone
+from pipeline.command import register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
 
@@ -845,13 +845,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``export`` on the ``leakline`` sub-command parsers."""
-    p = subparsers.add_parser(
-        "export",
-        help="labeled samples as training data (JSONL + Parquet) and regression cases",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(p)
+    register(subparsers, "export", "labeled samples as training data (JSONL + Parquet) and regression cases", DESCRIPTION, _configure)
 
 
 def filter_from_args(args: argparse.Namespace) -> ExportFilter:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from pipeline import __version__
-from pipeline.command import run_standalone
+from pipeline.command import register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
 from pipeline.gate_rates import (
@@ -399,13 +399,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``gate`` on the ``leakline`` sub-command parsers."""
-    p = subparsers.add_parser(
-        "gate",
-        help="replay the regression set against a candidate engine; exit 1 on a leak regression",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(p)
+    register(subparsers, "gate", "replay the regression set against a candidate engine; exit 1 on a leak regression", DESCRIPTION, _configure)
 
 
 def cmd_gate(args: argparse.Namespace) -> int:

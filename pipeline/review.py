@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from pipeline.command import run_standalone
+from pipeline.command import register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
 from pipeline.review_store import Review, ReviewWriter, parse_labels
@@ -358,13 +358,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``review`` on the ``leakline`` sub-command parsers."""
-    p = subparsers.add_parser(
-        "review",
-        help="confirm or correct labels (interactive, or --accept/--set/--list)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    _configure(p)
+    register(subparsers, "review", "confirm or correct labels (interactive, or --accept/--set/--list)", DESCRIPTION, _configure)
 
 
 def _reviewer(args: argparse.Namespace) -> str:
