@@ -30,6 +30,7 @@ from detectors.labels import ALL_LABELS
 from pipeline.command import register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
+from pipeline.versions import VERSION_COLUMNS, VERSION_KEY_COLUMNS
 
 if TYPE_CHECKING:
     import duckdb
@@ -45,29 +46,13 @@ MACHINE_SOURCES = ("rule", "heuristic", "classifier")
 SOURCES = (*MACHINE_SOURCES, "reviewed")
 APIS = ("chat.completions", "responses", "messages")
 # contract-3 version key: what "one version" means when stratifying
-STRATA_COLUMNS = (
-    "engine_name",
-    "engine_version",
-    "model_name",
-    "template_name",
-    "reasoning_parser",
-    "tool_call_parser",
-)
+STRATA_COLUMNS = VERSION_KEY_COLUMNS
 _ROW_COLUMNS = (
     "event_id",
     "ts",
     "api",
     "stream",
-    "engine_name",
-    "engine_version",
-    "model_name",
-    "model_revision",
-    "template_name",
-    "template_hash",
-    "reasoning_parser",
-    "tool_call_parser",
-    "gateway_name",
-    "gateway_version",
+    *VERSION_COLUMNS,
     "labels",
     "effective_labels",
     "label_source",

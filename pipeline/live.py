@@ -18,18 +18,11 @@ from typing import Any
 import orjson
 
 from pipeline.process import BatchResult
+from pipeline.versions import VERSION_KEY_COLUMNS
 
 STATS_VERSION = 1
 UNKNOWN = "unknown"
-# the version key: these fields joined by "|" (contract 3)
-DIMS = (
-    "engine_name",
-    "engine_version",
-    "model_name",
-    "template_name",
-    "reasoning_parser",
-    "tool_call_parser",
-)
+DIMS = VERSION_KEY_COLUMNS  # the version key (contract 3)
 UNKNOWN_KEY = "|".join([UNKNOWN] * len(DIMS))
 OTHER = "other"
 

@@ -18,6 +18,7 @@ import pyarrow as pa
 from detectors import Exchange, Finding, Verdict
 from pipeline.normalise import normalise
 from pipeline.redact import Redactor, SafeText, json_safe
+from pipeline.versions import VERSION_COLUMNS
 
 UNKNOWN = "unknown"
 SCHEMA_VERSION = 1
@@ -96,19 +97,6 @@ _PLAIN_FIELDS = (
     "remediation",
 )
 
-# version fields, in the order they are grouped by
-VERSION_COLUMNS = (
-    "engine_name",
-    "engine_version",
-    "model_name",
-    "model_revision",
-    "template_name",
-    "template_hash",
-    "reasoning_parser",
-    "tool_call_parser",
-    "gateway_name",
-    "gateway_version",
-)
 
 
 @dataclass(frozen=True, slots=True)
