@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol, runtime_checkable
 
 from detectors.diagnosis import diagnose
 from detectors.exchange import Exchange
 from detectors.finding import Finding, slot_setters
+from detectors.interface import Detector, UnknownDetectorError
 from detectors.labels import Source
-
-
-@runtime_checkable
-class Detector(Protocol):
-    """A detector has a stable id and version and returns findings for one exchange.
-
-    ``detect`` must never raise on odd model output: bad output is what it measures.
-    """
-
-    id: ClassVar[str]
-    version: ClassVar[str]
-    source: ClassVar[Source]
-
-    def detect(self, exchange: Exchange) -> list[Finding]: ...
-
-
-class UnknownDetectorError(KeyError):
-    def __init__(self, name: str, known: Iterable[str]) -> None:
-        super().__init__(f"unknown detector {name!r}; known detectors: {', '.join(sorted(known))}")
-
 
 _REGISTRY: dict[str, Detector] = {}
 

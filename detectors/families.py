@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from detectors import tool_markup as tm
 from detectors.exchange import Exchange
+from detectors.interface import UnknownFamilyError
 
 
 # eq=False: rows compare and hash by identity (cheap in caches; rows are unique).
@@ -334,12 +335,6 @@ FAMILIES: tuple[ModelFamily, ...] = (
 )
 
 
-class UnknownFamilyError(KeyError):
-    def __init__(self, name: str) -> None:
-        known = ", ".join(f.name for f in FAMILIES)
-        super().__init__(f"unknown model family {name!r}; known families: {known}")
-
-
 _BY_NAME = {f.name: f for f in FAMILIES}
 _BY_PARSER = {p.lower(): f for f in FAMILIES for p in f.parser_names}
 
@@ -349,7 +344,7 @@ def get_family(name: str) -> ModelFamily:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise UnknownFamilyError(name) from None
+        raise UnknownFamilyError(name, (f.name for f in FAMILIES)) from None
 
 
 @lru_cache(maxsize=256)

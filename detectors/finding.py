@@ -71,6 +71,10 @@ def slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...] | None:
         return None
     if getattr(cls, "__post_init__", None) is not None:
         return None
+    try:
+        object.__new__(cls)
+    except TypeError:  # a compiled (mypyc) class: its constructor is fast already
+        return None
     setters = tuple(getattr(cls.__dict__.get(name), "__set__", None) for name in names)
     return None if any(s is None for s in setters) else setters
 

@@ -30,7 +30,9 @@ class ToolMarkup:
     """One tool-call syntax as it appears in text.
 
     ``bare`` marks syntaxes that are ordinary JSON (Llama-3's bare call object):
-    a match counts only when it rescues a call to a declared tool.
+    a match counts only when it rescues a call to a declared tool. A bare row whose
+    pattern has a ``name`` group captures the first call's name with it, so a block
+    naming an undeclared tool is dropped before any costlier check.
 
     ``opener``: a cue found with no parsable block after it is still markup (a special
     token such as ``[TOOL_CALLS]``). False for cues that prose can contain as words.
@@ -551,7 +553,7 @@ LLAMA4_PYTHON_START = ToolMarkup(
 PYTHONIC = ToolMarkup(
     name="pythonic",
     cues=("(",),
-    pattern=re.compile(r"\[\s*[A-Za-z_][\w.]*\s*\("),
+    pattern=re.compile(r"\[\s*(?P<name>[A-Za-z_][\w.]*)\s*\("),
     rescue=_rescue_pythonic_list,
     bare=True,
 )

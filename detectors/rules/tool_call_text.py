@@ -81,8 +81,11 @@ class ToolCallText(DetectorBase):
         taken: list[tuple[int, int]] = []
         for row in sorted(rows):
             markup = TOOL_MARKUPS[row]
+            named = markup.bare and "name" in markup.pattern.groupindex
             for match in markup.pattern.finditer(text):
                 start = match.start()
+                if named and match["name"] not in declared:
+                    continue  # ordinary text ("[len(x) for …]"): skip the code-map work
                 if _overlaps(taken, start, match.end()):
                     continue
                 check = sole_fence is None

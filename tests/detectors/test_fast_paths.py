@@ -118,7 +118,8 @@ def test_rendered_advice_is_remembered_per_context_and_equals_fresh_formatting()
     for rule in RULES:
         first = rule.explain(context)
         assert first == (rule.reason.format_map(context), rule.fix.format_map(context))
-        assert rule.explain(context) is first
+        assert rule.explain(context) == first
+        assert context.rendered[(rule.reason, rule.fix)] == first  # remembered for the context
         assert rule.explain(dict(context)) == first  # a plain mapping renders the same
 
 

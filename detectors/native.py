@@ -1,0 +1,115 @@
+"""The optional mypyc build of this package: which modules compile, building them, and
+whether this process runs them.
+
+The detectors are plain, type-checked Python. mypyc compiles the same source into C
+extension modules that run the detectors about 1.5x faster (``benchmarks/
+detectors_bench.py`` measures both builds). The Python source stays the reference:
+every build gives the same verdicts (``tests/detectors/test_native_build.py``), and an
+install without a C compiler simply runs the Python.
+
+Two ways to get the compiled build:
+
+- a wheel or install with ``LEAKLINE_COMPILE=1`` (``setup.py`` compiles ``MODULES``);
+- ``build(root)``: a compiled copy of ``detectors/`` in a cache folder, to put first on
+  ``PYTHONPATH`` (what the benchmarks and the equivalence test use).
+
+Editable installs are never compiled: a stale extension module would shadow edits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+_MYPY_CONFIG = PACKAGE_DIR / "mypy-native.ini"
+# Paths relative to the folder that holds ``detectors/``. Left out: package __init__
+# files, interface.py (a Protocol and KeyError subclasses), classifier.py
+# (numpy does the work there) and this module.
+MODULES: tuple[str, ...] = (
+    "detectors/base.py",
+    "detectors/common.py",
+    "detectors/diagnosis.py",
+    "detectors/exchange.py",
+    "detectors/families.py",
+    "detectors/finding.py",
+    "detectors/labels.py",
+    "detectors/remediation.py",
+    "detectors/schema.py",
+    "detectors/streaming.py",
+    "detectors/text.py",
+    "detectors/tool_markup.py",
+    "detectors/heuristics/cues.py",
+    "detectors/heuristics/preamble_cues.py",
+    "detectors/heuristics/self_talk_cues.py",
+    "detectors/rules/api_contract.py",
+    "detectors/rules/boundary_tokens.py",
+    "detectors/rules/finish_reason.py",
+    "detectors/rules/structured_output.py",
+    "detectors/rules/tool_args.py",
+    "detectors/rules/tool_call_text.py",
+)
+
+
+def compiled() -> bool:
+    """True when this process imported the mypyc-compiled detectors."""
+    from detectors import text
+
+    return not (text.__file__ or "").endswith(".py")
+
+
+def source_digest() -> str:
+    """A digest of every source file of the package and the compiler's version."""
+    import mypy.version
+
+    digest = hashlib.sha256(mypy.version.__version__.encode())
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class NativeBuildError(RuntimeError):
+    pass
+
+
+def build(cache: Path, *, quiet: bool = True) -> Path:
+    """A compiled copy of ``detectors/`` under ``cache``; the folder to put on ``sys.path``.
+
+    Reused while the sources and mypy are unchanged (a build takes about a minute on
+    two cores). Raises ``NativeBuildError`` with the compiler's output when it fails.
+    """
+    try:
+        root = cache / source_digest()
+    except ImportError as exc:
+        raise NativeBuildError("mypyc is not installed: pip install 'leakline[dev]'") from exc
+    done = root / ".built"
+    if done.exists():
+        return root
+    work = cache / f".building-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(
+        PACKAGE_DIR, work / "detectors", ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    proc = subprocess.run(
+        # mypyc type-checks first, with the project's mypy settings
+        [sys.executable, "-m", "mypyc", "--config-file", str(_MYPY_CONFIG), *MODULES],
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0:
+        raise NativeBuildError(f"mypyc failed:\n{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
+    if not quiet:
+        print(proc.stdout[-2000:], file=sys.stderr)
+    shutil.rmtree(work / "build", ignore_errors=True)
+    (work / ".built").touch()
+    try:
+        work.rename(root)
+    except OSError:  # another process finished the same build first
+        shutil.rmtree(work, ignore_errors=True)
+    return root
