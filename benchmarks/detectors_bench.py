@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import importlib.util
 import json
 import math
 import platform
@@ -39,10 +40,13 @@ from typing import Any
 
 import orjson
 
-# Runnable as a script from the repository root without installing.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Runnable as a script from the repository root without installing; a compiled build
+# already first on PYTHONPATH (``--build compiled``) is left in front.
+REPO = Path(__file__).resolve().parents[1]
+if importlib.util.find_spec("detectors") is None:
+    sys.path.insert(0, str(REPO))
 
-from detectors import Exchange, run_detectors  # noqa: E402
+from detectors import Exchange, native, run_detectors  # noqa: E402
 from detectors.base import default_detectors  # noqa: E402
 from detectors.families import TOKEN_ROLES  # noqa: E402
 from detectors.tool_markup import TOOL_MARKUPS  # noqa: E402
@@ -339,6 +343,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="3000 events, 3 repeats")
     parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
     parser.add_argument("--profile", action="store_true", help="cProfile one pass and exit")
+    parser.add_argument(
+        "--build",
+        choices=("both", "source", "compiled"),
+        default="both" if native.available() else "source",
+        help="the detectors as Python source, mypyc-compiled (detectors/native.py; built "
+        "once into build/native), or both one after the other (both when mypyc is installed)",
+    )
     args = parser.parse_args(argv)
     count = args.count or (3_000 if args.quick else 20_000)
     repeats = args.repeats or (3 if args.quick else 5)
@@ -348,21 +359,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.profile:
         _profile(count, args.seed, mixes[0])
         return 0
-    results = {mix: measure(count, args.seed, repeats, mix) for mix in mixes}
-    print(f"Python {platform.python_version()} {platform.machine()}")
-    print("\n\n".join(_table(r) for r in results.values()))
+    builds: dict[str, dict[str, Any]] = {}
+    here = "compiled" if native.compiled() else "source"
+    if args.build in (here, "both"):
+        builds[here] = {mix: measure(count, args.seed, repeats, mix) for mix in mixes}
+        print(f"Python {platform.python_version()} {platform.machine()}, detectors: {here}")
+        print("\n\n".join(_table(r) for r in builds[here].values()), flush=True)
+    if args.build in ("compiled", "both") and here == "source":
+        builds["compiled"] = _compiled_run(argv if argv is not None else sys.argv[1:])
     if args.json:
-        first = results[mixes[0]]
+        # the headline figure: detectors + diagnosis, best repeat, first mix, fastest build
+        build = "compiled" if "compiled" in builds else "source"
+        first = builds[build][mixes[0]]
         summary = {
-            # the headline figure: detectors + diagnosis, best repeat, first mix
             "detectors_events_per_s": first["run_detectors_events_per_s"]["best"],
             "detectors_events_per_s_mix": mixes[0],
+            "detectors_build": build,
             "python": platform.python_version(),
             "machine": platform.machine(),
-            "mixes": results,
+            "mixes": builds[build],
+            "builds": builds,
         }
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _compiled_run(argv: Sequence[str]) -> dict[str, Any]:
+    """The same measurement in a child process that imports the mypyc-compiled detectors."""
+    import tempfile
+
+    print("\nbuilding the compiled detectors (cached in build/native) ...", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "compiled.json"
+        rest = [a for a in _without_options(argv, ("--build", "--json"))]
+        code = native.run_compiled(
+            Path(__file__), [*rest, "--build", "compiled", "--json", str(out)],
+            REPO / "build" / "native",
+        )  # fmt: skip
+        if code != 0:
+            raise SystemExit(f"the compiled run failed (exit {code})")
+        result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))["mixes"]
+        return result
+
+
+def _without_options(argv: Sequence[str], names: tuple[str, ...]) -> list[str]:
+    """``argv`` without the given options and their values (either spelling)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in names:
+            skip = True
+            continue
+        if arg.split("=", 1)[0] in names:
+            continue
+        out.append(arg)
+    return out
 
 
 if __name__ == "__main__":

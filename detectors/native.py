@@ -113,3 +113,22 @@ def build(cache: Path, *, quiet: bool = True) -> Path:
     except OSError:  # another process finished the same build first
         shutil.rmtree(work, ignore_errors=True)
     return root
+
+
+def run_compiled(script: Path, argv: list[str], cache: Path) -> int:
+    """Run ``script argv`` in a child process that imports the compiled build; its exit code.
+
+    The child finds the compiled ``detectors`` first on ``PYTHONPATH`` and everything else
+    in the repository; processes it starts inherit the same path.
+    """
+    built = build(cache)
+    paths = [str(built), str(PACKAGE_DIR.parent), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    return subprocess.run([sys.executable, str(script), *argv], env=env).returncode
+
+
+def available() -> bool:
+    """True when this environment can compile the build (mypyc is installed)."""
+    import importlib.util
+
+    return importlib.util.find_spec("mypyc") is not None

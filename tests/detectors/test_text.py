@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -124,6 +126,47 @@ def test_loads_is_strict():
     for bad in ("NaN", '{"a": Infinity}', "{'a': 1}", '{"a": 1} x', "", "[" * 100_000):
         with pytest.raises(ValueError):
             loads(bad)
+
+
+def _stdlib_strict(text: str) -> object:
+    def reject(name: str) -> object:
+        raise ValueError(name)
+
+    return json.JSONDecoder(parse_constant=reject).decode(text)
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES, st.sampled_from(["", " ", "\n\t"]))
+def test_loads_returns_what_the_strict_stdlib_decoder_returns(value, pad):
+    # the orjson fast path must not change a value: big integers stay integers
+    text = pad + json.dumps(value, ensure_ascii=False) + pad
+    got = loads(text)
+    assert got == _stdlib_strict(text)
+    assert type(got) is type(_stdlib_strict(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["12345678901234567890123", '{"n": -9223372036854775809}', '"\\ud800"', "1e400", "[1,]"],
+)
+def test_loads_edge_cases_follow_the_stdlib(text):
+    try:
+        expected = _stdlib_strict(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            loads(text)
+        return
+    assert loads(text) == expected and type(loads(text)) is type(expected)
 
 
 def test_decode_at_and_find_json_value():
