@@ -391,7 +391,7 @@ def _compiled_run(argv: Sequence[str]) -> dict[str, Any]:
     print("\nbuilding the compiled detectors (cached in build/native) ...", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "compiled.json"
-        rest = [a for a in _without_options(argv, ("--build", "--json"))]
+        rest = without_options(argv, ("--build", "--json"))
         code = native.run_compiled(
             Path(__file__), [*rest, "--build", "compiled", "--json", str(out)],
             REPO / "build" / "native",
@@ -402,7 +402,7 @@ def _compiled_run(argv: Sequence[str]) -> dict[str, Any]:
         return result
 
 
-def _without_options(argv: Sequence[str], names: tuple[str, ...]) -> list[str]:
+def without_options(argv: Sequence[str], names: tuple[str, ...]) -> list[str]:
     """``argv`` without the given options and their values (either spelling)."""
     out: list[str] = []
     skip = False

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import platform
@@ -45,7 +46,8 @@ import orjson
 
 # Runnable as a script from the repository root without installing.
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+if importlib.util.find_spec("pipeline") is None:
+    sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
@@ -53,6 +55,7 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
 
+from detectors import native  # noqa: E402
 from pipeline.broker import EmbeddedBroker  # noqa: E402
 from pipeline.demo import start_worker, stop_process  # noqa: E402
 from pipeline.errors import StoreError  # noqa: E402
@@ -98,7 +101,9 @@ def events(count: int, seed: int, prefix: str = "") -> list[bytes]:
 def stored(data_dir: Path, where: str = "") -> int:
     try:
         with read_only(data_dir, timeout_s=2.0) as con:
-            row = con.execute(f"select count(distinct event_id) from samples_all {where}").fetchone()
+            row = con.execute(
+                f"select count(distinct event_id) from samples_all {where}"
+            ).fetchone()
     except StoreError:
         return 0
     return int(row[0]) if row else 0
@@ -111,12 +116,12 @@ class Stage:
         self.dir = root / name
         self.dir.mkdir(parents=True)
         self.broker = EmbeddedBroker(log_path=self.dir / "broker.log").start()
-        asyncio.run(
-            ensure_topics(self.broker.bootstrap, [EVENTS, DLQ, SAMPLES], PARTITIONS, 30.0)
-        )
+        self.logs: list[Path] = []
+        asyncio.run(ensure_topics(self.broker.bootstrap, [EVENTS, DLQ, SAMPLES], PARTITIONS, 30.0))
 
     def worker(self, data_dir: Path, *extra: str) -> Any:
         log = self.dir / f"worker-{time.monotonic_ns()}.log"
+        self.logs.append(log)
         return start_worker(
             self.broker.bootstrap, data_dir, log, "--batch-size", str(BATCH), *WORKER_ARGS, *extra
         )
@@ -125,6 +130,15 @@ class Stage:
         report = asyncio.run(produce(self.broker.bootstrap, EVENTS, payloads))
         if report.failed or report.sent != len(payloads):
             raise RuntimeError(f"producing failed: {report}")
+
+    def worker_build(self) -> str:
+        """Which detectors the workers ran, from their start-up line ("detectors: …")."""
+        builds = set()
+        for log in self.logs:
+            text = log.read_text(errors="replace") if log.exists() else ""
+            at = text.find("(detectors: ")
+            builds.add(text[at + 12 : text.find(")", at)] if at >= 0 else "unknown")
+        return ", ".join(sorted(builds))
 
     def close(self) -> None:
         self.broker.stop()
@@ -212,9 +226,11 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
             rate = (total - c1) / (time.perf_counter() - t1)
         finally:
             stop_process(proc)
+        build = stage.worker_build()
     finally:
         stage.close()
     return {
+        "pipeline_worker_detectors": build,
         "pipeline_events": total,
         "pipeline_events_per_s": round(rate),
         "raw_baseline_events_per_s": round(raw_rate),
@@ -309,11 +325,17 @@ def synthetic_store(data_dir: Path, rows: int, seed: int = 1) -> None:
             "event_id": pa.array(np.arange(first, first + n).astype(str)),
             "ts": pa.array(ts, pa.timestamp("us", tz="UTC")),
             "ingested_at": pa.array(ts, pa.timestamp("us", tz="UTC")),
-            "api": pa.array(np.array(["chat.completions", "responses", "messages"])[rng.integers(0, 3, n)]),
+            "api": pa.array(
+                np.array(["chat.completions", "responses", "messages"])[rng.integers(0, 3, n)]
+            ),
             "stream": pa.array(rng.random(n) < 0.4),
             "engine_name": pa.array(np.array(["vllm", "sglang"])[rng.integers(0, 2, n)]),
-            "engine_version": pa.array(np.array([f"0.{v}.0" for v in range(30)])[rng.integers(0, 30, n)]),
-            "model_name": pa.array(np.array(["qwen3-32b", "deepseek-r1", "gpt-oss-120b"])[rng.integers(0, 3, n)]),
+            "engine_version": pa.array(
+                np.array([f"0.{v}.0" for v in range(30)])[rng.integers(0, 30, n)]
+            ),
+            "model_name": pa.array(
+                np.array(["qwen3-32b", "deepseek-r1", "gpt-oss-120b"])[rng.integers(0, 3, n)]
+            ),
             "leaking": pa.array(leaking),
             "labels": pa.ListArray.from_arrays(pa.array(offsets), values),
             "src_partition": pa.array(np.zeros(n, np.int32)),
@@ -438,7 +460,23 @@ def main(argv: list[str] | None = None) -> int:
         metavar="'FLAGS'",
         help="extra flags for every `leakline worker`, e.g. '--batch-within 0.2'",
     )
+    parser.add_argument(
+        "--build",
+        choices=("compiled", "source"),
+        default="compiled" if native.available() else "source",
+        help="detectors for every section and worker: mypyc-compiled (detectors/native.py, "
+        "the default when mypyc is installed) or the Python source",
+    )
     args = parser.parse_args(argv)
+    if args.build == "compiled" and not native.compiled():
+        # the whole run, workers included, in a child that imports the compiled build
+        from detectors_bench import without_options
+
+        rest = without_options(argv if argv is not None else sys.argv[1:], ("--json",))
+        if args.json:
+            rest += ["--json", str(Path(args.json).resolve())]
+        print("building the compiled detectors (cached in build/native) ...", file=sys.stderr)
+        return native.run_compiled(Path(__file__), rest, HERE.parent / "build" / "native")
     WORKER_ARGS[:] = args.worker_args.split()
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
@@ -451,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "platform": platform.platform(),
             "quick": args.quick,
+            "detectors_build": "compiled" if native.compiled() else "source",
         }
     }
     runners: dict[str, Callable[[], dict[str, Any]]] = {

@@ -119,12 +119,14 @@ def run_compiled(script: Path, argv: list[str], cache: Path) -> int:
     """Run ``script argv`` in a child process that imports the compiled build; its exit code.
 
     The child finds the compiled ``detectors`` first on ``PYTHONPATH`` and everything else
-    in the repository; processes it starts inherit the same path.
+    in the repository; processes it starts inherit the same path. It runs in the build
+    folder, so ``python -m`` children (whose path starts with the working directory) import
+    the compiled build too: give it absolute paths.
     """
     built = build(cache)
     paths = [str(built), str(PACKAGE_DIR.parent), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
-    return subprocess.run([sys.executable, str(script), *argv], env=env).returncode
+    return subprocess.run([sys.executable, str(script), *argv], env=env, cwd=built).returncode
 
 
 def available() -> bool:

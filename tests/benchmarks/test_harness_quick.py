@@ -35,6 +35,11 @@ def test_harness_quick_writes_every_figure(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     figures = json.loads(out.read_text())
     for key in KEYS:
-        assert isinstance(figures[key], int | float) and figures[key] >= 0, key
+        assert isinstance(figures[key], int | float), key
+        # RSS can shrink after warm-up (a negative growth); every other figure cannot
+        assert key == "rss_growth_pct" or figures[key] >= 0, key
         assert key in done.stdout  # the table names every figure
     assert figures["pipeline_events_per_s"] > 0 and figures["raw_baseline_events_per_s"] > 0
+    # the dev install has mypyc, so the run (workers included) used the compiled detectors
+    assert figures["_machine"]["detectors_build"] == "compiled"
+    assert figures["pipeline_worker_detectors"] == "compiled"
