@@ -4,8 +4,8 @@ Both mixes come from the simulator (``pipeline.simulate.simulate``); events are 
 against the gateway contract and normalised into ``Exchange`` objects *before* any timing,
 so the figures are the cost of the detectors and nothing else.
 
-- ``production``: 5 % designed leaks, visible answers of 0.5-8 KB (log-uniform; JSON
-  answers stay as generated), en/ko/zh, 40 % streamed, every simulated deployment;
+- ``production``: ``pipeline.simulate.PRODUCTION_MIX``: 5 % designed leaks, clean answers
+  of 0.5-8 KB (log-uniform), en/ko/zh, 40 % streamed, every simulated deployment;
 - ``demo``: the simulator's default mix (30 % leaks, short answers): leak-heavy, so it
   weighs diagnosis and the per-finding work.
 
@@ -24,13 +24,10 @@ events); "best" adds up each slice's fastest repeat, "median" is the median whol
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import gc
 import importlib.util
 import json
-import math
 import platform
-import random
 import statistics
 import sys
 import time
@@ -48,114 +45,18 @@ if importlib.util.find_spec("detectors") is None:
 
 from detectors import Exchange, native, run_detectors  # noqa: E402
 from detectors.base import default_detectors  # noqa: E402
-from detectors.families import TOKEN_ROLES  # noqa: E402
-from detectors.tool_markup import TOOL_MARKUPS  # noqa: E402
 from pipeline.contract import validate_event  # noqa: E402
 from pipeline.normalise import normalise  # noqa: E402
-from pipeline.simulate import Mix, simulate  # noqa: E402
+from pipeline.simulate import PRODUCTION_MIX, Mix, simulate  # noqa: E402
 
 MIXES = ("production", "demo")
-# The production mix: few leaks, long answers. Visible text is padded to a length drawn
-# log-uniformly from this range (characters) with clean answers in the same language.
-PRODUCTION = Mix(leak_ratio=0.05, stream_ratio=0.4, languages=("en", "ko", "zh"))
-_PAD_CHARS = (512, 8192)
-_POOL_EVENTS = 3_000
-_MARKUP_LITERALS = (*TOKEN_ROLES, *(cue for m in TOOL_MARKUPS if not m.bare for cue in m.cues))
 
 
 def build_mix(count: int, seed: int, mix: str = "demo") -> tuple[list[Exchange], list[bytes]]:
     """Normalised exchanges and the encoded events they came from (built before timing)."""
-    if mix == "demo":
-        events = [validate_event(sim.event) for sim in simulate(count, seed=seed)]
-        return [normalise(e) for e in events], [orjson.dumps(e) for e in events]
-    events = [validate_event(sim.event) for sim in simulate(count, seed=seed, mix=PRODUCTION)]
-    return _lengthen([normalise(e) for e in events], events, seed)
-
-
-def _lengthen(
-    exchanges: list[Exchange], events: list[dict[str, Any]], seed: int
-) -> tuple[list[Exchange], list[bytes]]:
-    """Pad visible answers to production lengths, keeping every exchange's verdict.
-
-    The padding is clean answers of the same language appended after the text (and as
-    extra stream pieces when streamed), so the opening, where the heuristics look, is
-    the simulated one. An exchange whose labels would change keeps its original text.
-    The baseline decodes the event's JSON with the padding added as one more field.
-    """
-    rng = random.Random(f"detectors-bench-{seed}")
-    pool = _clean_paragraphs(seed)
-    lo, hi = (math.log(n) for n in _PAD_CHARS)
-    out: list[Exchange] = []
-    encoded: list[bytes] = []
-    for exchange, event in zip(exchanges, events, strict=True):
-        text = exchange.visible_text
-        target = int(math.exp(rng.uniform(lo, hi)))
-        padded = exchange
-        if text.strip() and exchange.response_format is None and len(text) < target:
-            padding = _padding(rng, pool[_language(text)], target - len(text))
-            candidate = _append(rng, exchange, padding)
-            if run_detectors(candidate).labels == run_detectors(exchange).labels:
-                padded = candidate
-                event = {**event, "bench_padding": padding}
-        out.append(padded)
-        encoded.append(orjson.dumps(event))
-    return out, encoded
-
-
-def _clean_paragraphs(seed: int) -> dict[str, list[str]]:
-    """Answers from a clean-only simulation that no detector flags, by language.
-
-    Answers that name a delimiter or tool markup (the simulator's hard negatives, such
-    as explanations of ``<think>`` in code) are left out: repeated through kilobytes of
-    padding they would be far more frequent than in real traffic.
-    """
-    pool: dict[str, list[str]] = {"en": [], "ko": [], "zh": []}
-    clean = Mix(leak_ratio=0.0, stream_ratio=0.0, languages=PRODUCTION.languages)
-    for sim in simulate(_POOL_EVENTS, seed=seed + 1, mix=clean):
-        exchange = normalise(validate_event(sim.event))
-        text = exchange.visible_text.strip()
-        if (
-            text
-            and exchange.response_format is None
-            and not any(literal in text for literal in _MARKUP_LITERALS)
-            and not run_detectors(exchange).labels
-        ):
-            pool[_language(text)].append(text)
-    return pool
-
-
-def _language(text: str) -> str:
-    for char in text:
-        if "\uac00" <= char <= "\ud7a3":
-            return "ko"
-        if "\u4e00" <= char <= "\u9fff":
-            return "zh"
-    return "en"
-
-
-def _padding(rng: random.Random, paragraphs: list[str], chars: int) -> str:
-    parts: list[str] = []
-    size = 0
-    while size < chars:
-        part = rng.choice(paragraphs)
-        parts.append(part)
-        size += len(part) + 2
-    return "\n\n" + "\n\n".join(parts)
-
-
-def _append(rng: random.Random, exchange: Exchange, padding: str) -> Exchange:
-    facts = exchange.stream_facts
-    if facts.visible_pieces:
-        pieces = list(facts.visible_pieces)
-        pos = 0
-        while pos < len(padding):  # deltas of a few tokens, as an engine streams them
-            step = rng.randint(8, 64)
-            pieces.append(padding[pos : pos + step])
-            pos += step
-        facts = dataclasses.replace(facts, visible_pieces=tuple(pieces))
-    return dataclasses.replace(
-        exchange, visible_text=exchange.visible_text + padding, stream_facts=facts
-    )
+    traffic = PRODUCTION_MIX if mix == "production" else Mix()
+    events = [validate_event(sim.event) for sim in simulate(count, seed=seed, mix=traffic)]
+    return [normalise(e) for e in events], [orjson.dumps(e) for e in events]
 
 
 # Events per timed slice: short enough that a burst of load on a shared machine spoils

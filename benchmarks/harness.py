@@ -5,8 +5,8 @@
     python benchmarks/harness.py --json perf.json # also write the figures as JSON
     python benchmarks/harness.py --only pipeline,freshness
 
-Sections (each on realistic simulated traffic: many families, en/ko/zh, streamed and
-not, three APIs):
+Sections (each on realistic simulated traffic, ``pipeline.simulate.PRODUCTION_MIX``: many
+families, en/ko/zh, streamed and not, three APIs, 5 % leaks, answers of 0.5-8 KB):
 
 - detectors:  events/s per core of ``run_detectors`` (rules + heuristics, diagnosis
               included), from ``detectors_bench.measure`` on the production mix;
@@ -63,7 +63,7 @@ from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
 from pipeline.process import RawRecord, process_batch  # noqa: E402
 from pipeline.redact import Redactor  # noqa: E402
 from pipeline.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
-from pipeline.simulate import simulate  # noqa: E402
+from pipeline.simulate import PRODUCTION_MIX, simulate  # noqa: E402
 from pipeline.sink import ParquetSink, samples_root  # noqa: E402
 from pipeline.store import init_store, query_rates, read_only  # noqa: E402
 
@@ -89,8 +89,9 @@ def rss_mib(pid: int) -> float | None:
 
 
 def events(count: int, seed: int, prefix: str = "") -> list[bytes]:
+    """Encoded events of the production mix: 5 % leaks, clean answers of 0.5-8 KB."""
     out = []
-    for s in simulate(count, seed=seed):
+    for s in simulate(count, seed=seed, mix=PRODUCTION_MIX):
         event = s.event
         if prefix:
             event = {**event, "event_id": f"{prefix}{event['event_id']}"}

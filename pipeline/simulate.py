@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
@@ -79,6 +80,14 @@ class Mix:
     stream_ratio: float = 0.4  # share streamed
     languages: tuple[str, ...] = ("en", "ko", "zh")
     malformed_ratio: float = 0.0  # share of malformed payloads (simulate_payloads only)
+    # (min, max) characters for clean free-text answers: more answer paragraphs of the same
+    # language are appended up to a length drawn log-uniformly from the range (production
+    # sizes; JSON answers and designed leaks keep their length). None: the short answers.
+    answer_chars: tuple[int, int] | None = None
+
+
+# What production traffic looks like to the benchmarks: few leaks, answers of 0.5-8 KB.
+PRODUCTION_MIX = Mix(leak_ratio=0.05, stream_ratio=0.4, answer_chars=(512, 8192))
 
 
 @dataclass(frozen=True)
@@ -2133,6 +2142,8 @@ def _one(rng: random.Random, seed: int, i: int, mix: Mix, ts: datetime) -> Simul
     else:
         scenario = _CLEAN_TABLES[dep.key].pick(rng)
         plan = _CLEAN[scenario](c)
+        if mix.answer_chars is not None and scenario == "clean_answer" and plan.content:
+            plan.content = _lengthen(c, plan.content, mix.answer_chars)
 
     call_prefix = "toolu_" if dep.api == "messages" else "call_"
     ids = {"resp": _ID_PREFIX[dep.api] + _hex(rng), "prior_call": call_prefix + _hex(rng)}
@@ -2198,6 +2209,19 @@ def _one(rng: random.Random, seed: int, i: int, mix: Mix, ts: datetime) -> Simul
     return SimulatedEvent(event, tuple(sorted(plan.labels)))
 
 
+def _lengthen(c: _Ctx, text: str, chars: tuple[int, int]) -> str:
+    """``text`` followed by more clean answers of its language, to a log-uniform length."""
+    lo, hi = (math.log(n) for n in chars)
+    target = int(math.exp(lo + (hi - lo) * c.rng.random()))
+    parts = [text]
+    size = len(text)
+    while size < target:
+        more = c.answer()
+        parts.append(more)
+        size += len(more) + 2
+    return "\n\n".join(parts)
+
+
 def _check_mix(mix: Mix) -> None:
     for name in ("leak_ratio", "stream_ratio", "malformed_ratio"):
         value = getattr(mix, name)
@@ -2205,6 +2229,8 @@ def _check_mix(mix: Mix) -> None:
             raise ValueError(f"Mix.{name} must be between 0 and 1, got {value}")
     if not mix.languages:
         raise ValueError("Mix.languages must name at least one language")
+    if mix.answer_chars is not None and not 0 < mix.answer_chars[0] <= mix.answer_chars[1]:
+        raise ValueError(f"Mix.answer_chars must be (min, max) with 0 < min <= max, got {mix.answer_chars}")
     unknown = [x for x in mix.languages if x not in T.LANGUAGES]
     if unknown:
         raise ValueError(f"unsupported language(s) {unknown}; choose from {list(T.LANGUAGES)}")
