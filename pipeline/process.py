@@ -16,6 +16,7 @@ import orjson
 from detectors import Detector, Exchange, Verdict, run_detectors
 from detectors.classifier import OpeningClassifier, classify
 from pipeline.contract import ContractError, decode_event
+from pipeline.gc_pause import paused_gc
 from pipeline.normalise import normalise
 from pipeline.redact import Redactor, json_safe
 from pipeline.rows import Origin, RowBuilder
@@ -78,6 +79,7 @@ def _sample_payload(row: dict[str, Any]) -> bytes:
         return orjson.dumps(json_safe(row), default=str)
 
 
+@paused_gc()  # the batch's objects live until it is done: see pipeline/gc_pause.py
 def process_batch(
     records: Sequence[RawRecord],
     *,

@@ -15,7 +15,6 @@ Pure Python, standard library only, deterministic for a given seed.
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import random
@@ -29,6 +28,7 @@ from itertools import accumulate
 from typing import Any
 
 from pipeline import simulate_texts as T
+from pipeline.gc_pause import paused_gc
 
 __all__ = [
     "DEFAULT_START",
@@ -2230,7 +2230,9 @@ def _check_mix(mix: Mix) -> None:
     if not mix.languages:
         raise ValueError("Mix.languages must name at least one language")
     if mix.answer_chars is not None and not 0 < mix.answer_chars[0] <= mix.answer_chars[1]:
-        raise ValueError(f"Mix.answer_chars must be (min, max) with 0 < min <= max, got {mix.answer_chars}")
+        raise ValueError(
+            f"Mix.answer_chars must be (min, max) with 0 < min <= max, got {mix.answer_chars}"
+        )
     unknown = [x for x in mix.languages if x not in T.LANGUAGES]
     if unknown:
         raise ValueError(f"unsupported language(s) {unknown}; choose from {list(T.LANGUAGES)}")
@@ -2287,14 +2289,8 @@ def _generate(
         # Building one event allocates a few hundred small containers that all stay alive;
         # pausing the cyclic GC while (and only while) our own code runs avoids collecting
         # them half-built, which roughly halves the cost when a caller keeps the events.
-        paused = gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with paused_gc():
             event = _one(rng, seed, i, mix, next(times))
-        finally:
-            if paused:
-                gc.enable()
         yield event
 
 

@@ -506,3 +506,29 @@ def _language(event: dict[str, Any]) -> str:
     if re.search(r"[\u4e00-\u9fff]", text):
         return "zh"
     return "en"
+
+
+def test_production_mix_has_long_clean_answers_and_keeps_every_verdict() -> None:
+    from detectors import run_detectors
+    from pipeline.contract import validate_event
+    from pipeline.normalise import normalise
+    from pipeline.simulate import PRODUCTION_MIX
+
+    lengths = []
+    for sim in simulate(1500, seed=21, mix=PRODUCTION_MIX):
+        exchange = normalise(validate_event(sim.event))
+        # padding appends clean answers: the detectors' verdict is still the designed one
+        assert run_detectors(exchange).labels == sim.expected_labels, sim.event["event_id"]
+        if not sim.expected_labels and exchange.response_format is None:
+            lengths.append(len(exchange.visible_text))
+    lo, hi = PRODUCTION_MIX.answer_chars or (0, 0)
+    long_ones = [n for n in lengths if n >= lo]
+    assert len(long_ones) > len(lengths) * 0.3
+    assert max(lengths) <= hi * 1.5  # one appended answer past the drawn length at most
+    leaks = sum(1 for s in simulate(1500, seed=21, mix=PRODUCTION_MIX) if s.expected_labels)
+    assert 30 <= leaks <= 130  # ~5 %
+
+
+def test_answer_chars_must_be_a_positive_range() -> None:
+    with pytest.raises(ValueError, match="answer_chars"):
+        list(simulate(1, mix=Mix(answer_chars=(500, 100))))
