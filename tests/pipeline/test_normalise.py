@@ -434,3 +434,84 @@ def test_client_reasoning_field_is_carried() -> None:
         )
     )
     assert x.client_reasoning_field == "reasoning_content"
+
+
+# ------------------------------------------------------------------ streamed chat fast path
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _reference_chat_stream(
+    chunks: list,
+) -> tuple[str, str, str | None, tuple[int, ...], str | None]:
+    """The general per-chunk reading (no fast path): visible, reasoning, field, mixed, finish."""
+
+    def text_of(value: object) -> str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, list):
+            return "".join(text_of(p.get("text") if isinstance(p, dict) else None) for p in value)
+        return ""
+
+    visible, reasoning, mixed = [], [], []
+    field, finish = None, None
+    for index, chunk in enumerate(chunks):
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        for choice in choices if isinstance(choices, list) else []:
+            choice = choice if isinstance(choice, dict) else {}
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") if isinstance(choice.get("delta"), dict) else {}
+            content = text_of(delta.get("content"))
+            text, name = "", ""
+            for key in ("reasoning", "reasoning_content"):
+                if text_of(delta.get(key)):
+                    text, name = text_of(delta.get(key)), key
+                    break
+            if content:
+                visible.append(content)
+            if text:
+                reasoning.append(text)
+                field = field or name
+            if content and text:
+                mixed.append(index)
+            got = choice.get("finish_reason")
+            finish = (got if isinstance(got, str) and got else None) or finish
+    return "".join(visible), "".join(reasoning), field, tuple(mixed), finish
+
+
+_TEXTS = st.one_of(st.none(), st.just(""), st.text(max_size=6), st.integers(0, 3))
+_PARTS = st.lists(
+    st.fixed_dictionaries({"type": st.just("text"), "text": st.text(max_size=4)}), max_size=2
+)
+_DELTAS = st.dictionaries(
+    st.sampled_from(["content", "reasoning", "reasoning_content", "role"]),
+    st.one_of(_TEXTS, _PARTS),
+    max_size=4,
+)
+_CHOICES = st.fixed_dictionaries(
+    {"delta": _DELTAS},
+    optional={
+        "index": st.sampled_from([0, 0, 1]),
+        "finish_reason": st.one_of(st.none(), st.just(""), st.sampled_from(["stop", "length"])),
+    },
+)
+_CHUNKS = st.lists(
+    st.one_of(st.fixed_dictionaries({"choices": st.lists(_CHOICES, max_size=2)}), st.just({})),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CHUNKS)
+def test_streamed_chat_reads_like_the_general_per_chunk_handling(chunks: list) -> None:
+    event = {"event_id": "e", "api": "chat.completions", "request": {}, "chunks": chunks}
+    x = normalise(event)
+    visible, reasoning, field, mixed, finish = _reference_chat_stream(chunks)
+    assert x.visible_text == visible
+    assert x.reasoning_text == reasoning
+    assert x.reasoning_field == field
+    assert x.stream_facts.mixed_chunks == mixed
+    assert x.raw_finish_reason == finish
+    assert x.stream_facts.chunk_count == len(chunks)
