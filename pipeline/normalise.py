@@ -178,13 +178,21 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
 
     calls: dict[int, dict[str, Any]] = {}
     add_visible = parts.visible.append
-    for index, chunk in enumerate(_l(event.get("chunks"))):
-        parts.chunk_count += 1
-        for choice in _l(_d(chunk).get("choices")):
-            choice = _d(choice)
+    chunks = _l(event.get("chunks"))
+    parts.chunk_count += len(chunks)
+    for index, chunk in enumerate(chunks):
+        # _d/_l inlined: this loop runs once per streamed delta
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        if not isinstance(choices, list):
+            continue
+        for choice in choices:
+            if not isinstance(choice, dict):
+                continue  # as an empty choice: index 0, nothing in it
             if choice.get("index", 0) != 0:
                 continue
-            delta = _d(choice.get("delta"))
+            delta = choice.get("delta")
+            if not isinstance(delta, dict):
+                delta = {}
             # Fast path with the same result for the usual delta: plain-string (or null)
             # content and reasoning, no tool calls, no finish. A streamed answer has
             # hundreds of these; the general handling below costs ~5x more per chunk.

@@ -491,14 +491,20 @@ _DELTAS = st.dictionaries(
     max_size=4,
 )
 _CHOICES = st.fixed_dictionaries(
-    {"delta": _DELTAS},
+    {"delta": st.one_of(_DELTAS, st.sampled_from([None, 3, "x", []]))},
     optional={
         "index": st.sampled_from([0, 0, 1]),
         "finish_reason": st.one_of(st.none(), st.just(""), st.sampled_from(["stop", "length"])),
     },
 )
+_ODD = st.sampled_from([None, 3, "x", []])  # not objects: read as empty
 _CHUNKS = st.lists(
-    st.one_of(st.fixed_dictionaries({"choices": st.lists(_CHOICES, max_size=2)}), st.just({})),
+    st.one_of(
+        st.fixed_dictionaries({"choices": st.lists(st.one_of(_CHOICES, _ODD), max_size=2)}),
+        st.fixed_dictionaries({"choices": _ODD}),
+        st.just({}),
+        _ODD,
+    ),
     max_size=12,
 )
 
