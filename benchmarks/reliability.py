@@ -60,6 +60,7 @@ from pipeline.demo import start_worker, stop_process  # noqa: E402
 from pipeline.errors import StoreError  # noqa: E402
 from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
 from pipeline.offline import detect_line  # noqa: E402
+from pipeline.procinfo import tree_rss_mib  # noqa: E402
 from pipeline.simulate import malformed_payloads, simulate  # noqa: E402
 from pipeline.store import query_rates, read_only  # noqa: E402
 
@@ -104,7 +105,7 @@ class Result:
 
 
 class RssSampler:
-    """Peak VmRSS per process, sampled from /proc/<pid>/status in a thread."""
+    """Peak VmRSS per process tree (a worker and its batch child), sampled in a thread."""
 
     def __init__(self, interval_s: float = 0.2) -> None:
         self.interval_s = interval_s
@@ -131,15 +132,9 @@ class RssSampler:
     def _run(self) -> None:
         while not self._stop.wait(self.interval_s):
             for pid in list(self.pids):
-                try:
-                    text = Path(f"/proc/{pid}/status").read_text()
-                except OSError:
-                    continue
-                for line in text.splitlines():
-                    if line.startswith("VmRSS:"):
-                        kib = int(line.split()[1])
-                        self.peak_kib[pid] = max(self.peak_kib.get(pid, 0), kib)
-                        break
+                mib = tree_rss_mib(pid)  # the worker and its batch child
+                if mib is not None:
+                    self.peak_kib[pid] = max(self.peak_kib.get(pid, 0), int(mib * 1024))
 
 
 # ------------------------------------------------------------------ helpers

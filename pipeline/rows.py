@@ -174,6 +174,17 @@ class RowBuilder:
         self.redactor = redactor if redactor is not None else Redactor.default()
         self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLE_SCHEMA.names}
 
+    @classmethod
+    def from_columns(
+        cls, worker_id: str, clean_text_rate: float, columns: dict[str, list[Any]]
+    ) -> RowBuilder:
+        """Rows built elsewhere (``pipeline.offload``'s child process), ready for ``table()``."""
+        if list(columns) != SAMPLE_SCHEMA.names:
+            raise ValueError("columns do not match SAMPLE_SCHEMA")
+        built = cls(worker_id, clean_text_rate)
+        built.columns = columns
+        return built
+
     def __len__(self) -> int:
         return len(self.columns["event_id"])
 

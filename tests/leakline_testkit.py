@@ -13,6 +13,7 @@ from pathlib import Path
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from pipeline.demo import start_worker, stop_process, stored_event_count
+from pipeline.procinfo import tree_rss_mib
 
 
 @dataclass
@@ -104,17 +105,6 @@ def wait_stored(worker: WorkerProcess, expected: int, timeout_s: float = 120.0) 
     )
 
 
-def rss_mib(pid: int) -> float | None:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-    return None
-
-
 class RssSampler(threading.Thread):
     def __init__(self, pid: int, every_s: float = 0.1) -> None:
         super().__init__(daemon=True)
@@ -124,7 +114,7 @@ class RssSampler(threading.Thread):
 
     def run(self) -> None:
         while not self._done.is_set():
-            rss = rss_mib(self.pid)
+            rss = tree_rss_mib(self.pid)  # the worker and its batch child
             if rss is not None:
                 self.samples.append((time.monotonic(), rss))
             self._done.wait(self.every_s)

@@ -1,0 +1,85 @@
+"""pipeline.offload: process_batch in a child process gives what it gives in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import orjson
+import pytest
+
+from pipeline.offload import BatchConfig, ChildProcessor
+from pipeline.process import RawRecord, process_batch
+from pipeline.redact import Redactor
+from pipeline.rows import Origin
+from pipeline.simulate import simulate
+
+CONFIG = BatchConfig(
+    worker_id="w-test",
+    clean_text_rate=0.2,
+    max_event_bytes=1 << 20,
+    redaction="default",
+    models_dir=None,
+    classifier_check_s=60.0,
+    classifier_threshold=None,
+)
+
+
+def _records(count: int) -> list[RawRecord]:
+    values = [orjson.dumps(s.event) for s in simulate(count, seed=4)]
+    values[3] = b'{"event_id": "broken"'  # truncated JSON: a dead letter
+    return [RawRecord(b"k", v, Origin("gateway.events", i % 2, i)) for i, v in enumerate(values)]
+
+
+def _comparable(table):
+    return table.drop_columns(["ingested_at"]).to_pylist()
+
+
+def test_the_child_returns_what_process_batch_returns_in_process():
+    records = _records(200)
+    processor = ChildProcessor(CONFIG)
+    try:
+
+        async def run():
+            await processor.start()
+            return await processor.process(records)
+
+        got = asyncio.run(run())
+    finally:
+        processor.close()
+    from models.registry import ModelWatcher
+
+    here = process_batch(
+        records,
+        worker_id=CONFIG.worker_id,
+        clean_text_rate=CONFIG.clean_text_rate,
+        max_event_bytes=CONFIG.max_event_bytes,
+        redactor=Redactor.from_spec(CONFIG.redaction),
+        classifier=ModelWatcher(None).current(),
+    )
+    assert len(got.rows) == len(here.rows) == 199
+    assert _comparable(got.rows.table()) == _comparable(here.rows.table())
+    assert [(d.reason, d.origin) for d in got.dead_letters] == [
+        (d.reason, d.origin) for d in here.dead_letters
+    ]
+    assert got.samples == here.samples and len(got.samples) > 20
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_dead_child_fails_the_batch_instead_of_hanging():
+    processor = ChildProcessor(CONFIG)
+    try:
+
+        async def run():
+            await processor.start()
+            for pid in list(processor._pool._processes):  # the one child
+                os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            return await asyncio.wait_for(processor.process(_records(5)), timeout=30)
+
+        with pytest.raises(BrokenProcessPool):
+            asyncio.run(run())
+    finally:
+        processor.close()
