@@ -52,15 +52,17 @@ sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
+import pyarrow.compute as pc  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
 
 from detectors import native  # noqa: E402
 from pipeline.broker import EmbeddedBroker  # noqa: E402
+from pipeline.compact import compact  # noqa: E402
 from pipeline.demo import start_worker, stop_process  # noqa: E402
-from pipeline.errors import StoreError  # noqa: E402
 from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
 from pipeline.process import RawRecord, process_batch  # noqa: E402
+from pipeline.procinfo import tree_rss_mib  # noqa: E402
 from pipeline.redact import Redactor  # noqa: E402
 from pipeline.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
 from pipeline.simulate import PRODUCTION_MIX, simulate  # noqa: E402
@@ -73,19 +75,10 @@ BATCH = 2000
 MAX_EVENT_BYTES = 4 * 1024 * 1024
 SECTIONS = ("detectors", "pipeline", "freshness", "query", "rss")
 WORKER_ARGS: list[str] = []  # extra `leakline worker` flags (--worker-args)
+FRESHNESS_WORKERS = [1]  # workers (one consumer group) in the freshness run (--freshness-workers)
 
 
 # ------------------------------------------------------------------ shared pieces
-
-
-def rss_mib(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
 
 
 def events(count: int, seed: int, prefix: str = "") -> list[bytes]:
@@ -99,15 +92,26 @@ def events(count: int, seed: int, prefix: str = "") -> list[bytes]:
     return out
 
 
-def stored(data_dir: Path, where: str = "") -> int:
-    try:
-        with read_only(data_dir, timeout_s=2.0) as con:
-            row = con.execute(
-                f"select count(distinct event_id) from samples_all {where}"
-            ).fetchone()
-    except StoreError:
-        return 0
-    return int(row[0]) if row else 0
+_ROW_COUNTS: dict[Path, int] = {}
+
+
+def stored(data_dir: Path) -> int:
+    """Rows stored under ``data_dir``, from the Parquet footers of files not counted yet.
+
+    Polled every 0.1 s while a worker is measured, so it must cost next to nothing: a
+    DuckDB ``count(distinct event_id)`` over the whole store took CPU from the worker
+    and grew with the store. The runs here have no crashes, so rows are events.
+    """
+    total = 0
+    for path in samples_root(data_dir).glob("day=*/*.parquet"):
+        count = _ROW_COUNTS.get(path)
+        if count is None:
+            try:
+                count = _ROW_COUNTS[path] = pq.ParquetFile(path).metadata.num_rows
+            except OSError:  # compacted away meanwhile
+                continue
+        total += count
+    return total
 
 
 class Stage:
@@ -123,8 +127,18 @@ class Stage:
     def worker(self, data_dir: Path, *extra: str) -> Any:
         log = self.dir / f"worker-{time.monotonic_ns()}.log"
         self.logs.append(log)
+        # compaction (measured in the query section) would move rows between files while
+        # ``stored`` counts them
         return start_worker(
-            self.broker.bootstrap, data_dir, log, "--batch-size", str(BATCH), *WORKER_ARGS, *extra
+            self.broker.bootstrap,
+            data_dir,
+            log,
+            "--batch-size",
+            str(BATCH),
+            "--compact-every",
+            "0",
+            *WORKER_ARGS,
+            *extra,
         )
 
     def send(self, payloads: list[bytes]) -> None:
@@ -138,7 +152,7 @@ class Stage:
         for log in self.logs:
             text = log.read_text(errors="replace") if log.exists() else ""
             at = text.find("(detectors: ")
-            builds.add(text[at + 12 : text.find(")", at)] if at >= 0 else "unknown")
+            builds.add(text[at + 12 : text.find(")", at)].split(",")[0] if at >= 0 else "unknown")
         return ", ".join(sorted(builds))
 
     def close(self) -> None:
@@ -243,24 +257,38 @@ def bench_freshness(root: Path, quick: bool) -> dict[str, Any]:
     rate, seconds = (200, 8) if quick else (2000, 30)
     stage = Stage(root, "freshness")
     data_dir = stage.dir / "data"
-    proc = stage.worker(data_dir)
+    procs = [stage.worker(data_dir) for _ in range(FRESHNESS_WORKERS[0])]
+    proc = procs[0]
     seen: dict[str, float] = {}
     sent: dict[str, float] = {}
     stop = threading.Event()
 
     def poll() -> None:
+        # A file is queryable the moment the sink renames it into the dataset: DuckDB reads
+        # each new file once (re-scanning the whole store every 0.1 s would slow the
+        # workers it measures, and its own delay would grow with the store).
+        import duckdb
+
+        con = duckdb.connect()
+        done: set[Path] = set()
         while not stop.is_set():
-            try:
-                with read_only(data_dir, timeout_s=2.0) as con:
+            new = sorted(set(samples_root(data_dir).glob("day=*/*.parquet")) - done)
+            if new:
+                files = [f.as_posix() for f in new]
+                try:
                     ids = con.execute(
-                        "select distinct event_id from samples_all where event_id like 'fresh-%'"
+                        "select event_id from read_parquet(?) where event_id like 'fresh-%'",
+                        [files],
                     ).fetchall()
-            except StoreError:
-                ids = []
-            now = time.monotonic()
-            for (event_id,) in ids:
-                seen.setdefault(event_id, now)
+                except duckdb.Error:  # a file compacted away meanwhile: list again
+                    stop.wait(0.1)
+                    continue
+                now = time.monotonic()
+                for (event_id,) in ids:
+                    seen.setdefault(event_id, now)
+                done.update(new)
             stop.wait(0.1)
+        con.close()
 
     try:
         # warm up: the group join and the first batches are not freshness
@@ -297,27 +325,40 @@ def bench_freshness(root: Path, quick: bool) -> dict[str, Any]:
         wait_for(lambda: len(seen) >= len(ids), 600, "fresh events", proc)
     finally:
         stop.set()
-        stop_process(proc)
+        for each in procs:
+            stop_process(each)
         stage.close()
     lags = sorted(seen[i] - sent[i] for i in ids)
     return {
         "freshness_rate_per_s": rate,
+        "freshness_workers": len(procs),
         "freshness_p50_s": round(lags[len(lags) // 2], 3),
         "freshness_p99_s": round(lags[int(len(lags) * 0.99) - 1], 3),
     }
 
 
-def synthetic_store(data_dir: Path, rows: int, seed: int = 1) -> None:
-    """``rows`` rows of SAMPLE_SCHEMA spread over 7 days and 30 engine versions, written
-    as the sink would (hive day partitions), without running the detectors."""
+def synthetic_store(
+    data_dir: Path,
+    rows: int,
+    seed: int = 1,
+    *,
+    first_id: int = 0,
+    start: str = "2026-11-01T00:00:00",
+    span_s: int = 7 * 86400,
+    per_file: int = 1_000_000,
+    name: str = "synthetic",
+) -> None:
+    """``rows`` rows of SAMPLE_SCHEMA (event ids ``first_id``...) spread over ``span_s``
+    seconds from ``start`` (default: 7 days) and 30 engine versions, written as the sink
+    would (one part file per day partition per ``per_file`` rows, ingested 2 s after
+    ``ts``), without running the detectors."""
     rng = np.random.default_rng(seed)
     init_store(data_dir)
     labels_pool = ["reasoning_leak", "boundary_token", "preamble", "tool_call_as_text"]
-    start = np.datetime64("2026-11-01T00:00:00", "us")
-    per_file = 1_000_000
-    for first in range(0, rows, per_file):
-        n = min(per_file, rows - first)
-        ts = np.sort(start + rng.integers(0, 7 * 86400 * 10**6, n).astype("timedelta64[us]"))
+    origin = np.datetime64(start, "us")
+    for first in range(first_id, first_id + rows, per_file):
+        n = min(per_file, first_id + rows - first)
+        ts = np.sort(origin + rng.integers(0, span_s * 10**6, n).astype("timedelta64[us]"))
         leaking = rng.random(n) < 0.12
         label_idx = rng.integers(0, len(labels_pool), n)
         offsets = np.concatenate([[0], np.cumsum(leaking.astype(np.int32))]).astype(np.int32)
@@ -325,7 +366,7 @@ def synthetic_store(data_dir: Path, rows: int, seed: int = 1) -> None:
         columns: dict[str, pa.Array] = {
             "event_id": pa.array(np.arange(first, first + n).astype(str)),
             "ts": pa.array(ts, pa.timestamp("us", tz="UTC")),
-            "ingested_at": pa.array(ts, pa.timestamp("us", tz="UTC")),
+            "ingested_at": pa.array(ts + np.timedelta64(2, "s"), pa.timestamp("us", tz="UTC")),
             "api": pa.array(
                 np.array(["chat.completions", "responses", "messages"])[rng.integers(0, 3, n)]
             ),
@@ -347,9 +388,15 @@ def synthetic_store(data_dir: Path, rows: int, seed: int = 1) -> None:
             for f in SAMPLE_SCHEMA
         ]
         table = pa.Table.from_arrays(arrays, schema=SAMPLE_SCHEMA)
-        day_dir = samples_root(data_dir) / "day=2026-11-01"
-        day_dir.mkdir(parents=True, exist_ok=True)
-        pq.write_table(table, day_dir / f"part-synthetic-{first:09d}.parquet", compression="zstd")
+        days = pc.strftime(table["ts"], format="%Y-%m-%d")
+        for day in pc.unique(days).to_pylist():
+            day_dir = samples_root(data_dir) / f"day={day}"
+            day_dir.mkdir(parents=True, exist_ok=True)
+            pq.write_table(
+                table.filter(pc.equal(days, day)),
+                day_dir / f"part-{name}-{first:09d}.parquet",
+                compression="zstd",
+            )
 
 
 TIME_SERIES_SQL = """
@@ -360,6 +407,10 @@ group by all order by hour, label
 
 
 def bench_query(root: Path, quick: bool) -> dict[str, Any]:
+    """Rates and a label series over a compacted store plus a fresh tail, as a worker
+    that compacts every few minutes leaves it; the same rates before compaction too."""
+    import duckdb
+
     rows = 300_000 if quick else 10_000_000
     data_dir = root / "query"
     started = time.perf_counter()
@@ -375,12 +426,54 @@ def bench_query(root: Path, quick: bool) -> dict[str, Any]:
                 times.append(time.perf_counter() - t)
         return min(times)
 
-    rates_s = best_of(lambda con: query_rates(con, by=["engine.version"]))
+    def rates(con: Any) -> list[dict[str, Any]]:
+        return query_rates(con, by=["engine.version"])
+
+    uncompacted_s = best_of(rates)
+    started = time.perf_counter()
+    compacted = compact(data_dir, grace_s=0)
+    compact_s = time.perf_counter() - started
+    # the fresh tail (~0.5 % of the rows): new events of the last hour in sink-sized part
+    # files, and redeliveries of a tenth as many already compacted events of that day
+    fresh = max(1, rows // 200)
+    redelivered = fresh // 10
+    synthetic_store(
+        data_dir,
+        fresh - redelivered,
+        seed=2,
+        first_id=rows,
+        start="2026-11-07T23:00:00",
+        span_s=3600,
+        per_file=2000,
+        name="tail",
+    )
+    last_day = (samples_root(data_dir) / "day=2026-11-07").as_posix()
+    with duckdb.connect() as con:
+        con.execute(
+            "COPY (SELECT * REPLACE (ingested_at + INTERVAL 1 HOUR AS ingested_at,"
+            f" src_offset + {2 * rows} AS src_offset)"
+            f" FROM read_parquet('{last_day}/compact-*.parquet', hive_partitioning = false)"
+            f" USING SAMPLE {redelivered} ROWS (reservoir, 3))"
+            f" TO '{last_day}/part-redelivered.parquet' (FORMAT parquet, COMPRESSION zstd)"
+        )
+    with read_only(data_dir) as con:
+        counted = sum(r["total"] for r in rates(con))
+    if counted != rows + fresh - redelivered:
+        raise RuntimeError(
+            f"the store counts {counted} events, expected {rows + fresh - redelivered}"
+        )
+
+    rates_s = best_of(rates)
     series_s = best_of(lambda con: con.execute(TIME_SERIES_SQL).fetchall())
     count_s = best_of(lambda con: con.execute("select count(*) from samples_all").fetchall())
     return {
         "query_rows": rows,
         "query_store_build_s": round(built_s, 1),
+        "rates_query_uncompacted_10m_s": round(uncompacted_s, 3),
+        "compact_10m_s": round(compact_s, 1),
+        "compact_files_merged": compacted.files_merged,
+        "query_fresh_rows": fresh,
+        "query_fresh_redelivered": redelivered,
         "rates_query_10m_s": round(rates_s, 3),
         "label_series_query_10m_s": round(series_s, 3),
         "count_scan_baseline_s": round(count_s, 3),
@@ -399,7 +492,7 @@ def bench_rss(root: Path, quick: bool, count: int | None = None) -> dict[str, An
             stage.send(events(chunk, seed=100 + i // chunk, prefix=f"r{i}-"))
             wait_for(lambda i=i: stored(data_dir) >= i + chunk, 600, "a chunk", proc)
             time.sleep(0.5)
-            rss = rss_mib(proc.pid)
+            rss = tree_rss_mib(proc.pid)  # the worker and its batch child
             if rss is not None:
                 readings.append((i + chunk, rss))
     finally:
@@ -468,7 +561,16 @@ def main(argv: list[str] | None = None) -> int:
         help="detectors for every section and worker: mypyc-compiled (detectors/native.py, "
         "the default when mypyc is installed) or the Python source",
     )
+    parser.add_argument(
+        "--freshness-workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="workers sharing the freshness run's partitions (one consumer group; default 1)",
+    )
     args = parser.parse_args(argv)
+    if args.freshness_workers < 1:
+        parser.error("--freshness-workers must be at least 1")
     if args.build == "compiled" and not native.compiled():
         # the whole run, workers included, in a child that imports the compiled build
         from detectors_bench import without_options
@@ -479,6 +581,7 @@ def main(argv: list[str] | None = None) -> int:
         print("building the compiled detectors (cached in build/native) ...", file=sys.stderr)
         return native.run_compiled(Path(__file__), rest, HERE.parent / "build" / "native")
     WORKER_ARGS[:] = args.worker_args.split()
+    FRESHNESS_WORKERS[0] = args.freshness_workers
     chosen = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = sorted(set(chosen) - set(SECTIONS))
     if unknown:

@@ -110,6 +110,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
 def _ratio(text: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:
@@ -137,6 +144,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         partitions=args.partitions,
         batch_size=args.batch_size,
         batch_within_s=args.batch_within,
+        batch_in_child=not args.inline_batches,
         session_timeout_s=args.session_timeout,
         clean_text_sample_rate=args.clean_text_rate,
         redaction=args.redact,
@@ -147,6 +155,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
         classifier_threshold=args.classifier_threshold,
         classifier_models_dir=args.models_dir,
+        compact_every_s=args.compact_every,
+        compact_grace_s=args.compact_grace,
     )
     run_worker(settings, loglevel=args.loglevel)
     return 0
@@ -279,6 +289,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--batch-within", type=float, default=1.0, help="max seconds to fill a micro-batch"
     )
     p.add_argument(
+        "--inline-batches",
+        action="store_true",
+        help="decode, detect and build rows in the worker process itself (one core) instead "
+        "of its child process (two cores: Faust's loop keeps fetching meanwhile)",
+    )
+    p.add_argument(
         "--session-timeout", type=float, default=10.0, help="Kafka group session timeout, s"
     )
     p.add_argument(
@@ -329,6 +345,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="classifier registry to follow; a newly promoted model is loaded without a "
         "restart (default: DATA_DIR/models, else the shipped model)",
+    )
+    p.add_argument(
+        "--compact-every",
+        type=_non_negative,
+        default=300.0,
+        metavar="SECONDS",
+        help="merge older Parquet parts into compact files this often (0 = off; several "
+        "workers on one data dir take turns; see `leakline compact`)",
+    )
+    p.add_argument(
+        "--compact-grace",
+        type=_non_negative,
+        default=600.0,
+        metavar="SECONDS",
+        help="only merge parts not modified for this long",
     )
     p.add_argument("--loglevel", default="info", choices=["debug", "info", "warning", "error"])
 
@@ -422,6 +453,10 @@ def build_parser() -> argparse.ArgumentParser:
     from pipeline.tail import add_parser as add_tail
 
     add_tail(sub)
+
+    from pipeline.compact import add_parser as add_compact
+
+    add_compact(sub)
 
     p = add(
         "demo",

@@ -89,6 +89,13 @@ class Settings:
     classifier_threshold: float | None = None
     classifier_models_dir: Path | None = None
     classifier_check_s: float = 2.0
+    # run process_batch in a child process (pipeline/offload.py): the worker then uses two
+    # cores, Faust's loop on one and the batch work on the other
+    batch_in_child: bool = True
+    # periodic compaction of the Parquet parts (pipeline/compact.py): every compact_every_s
+    # seconds (0 = off), parts not modified for compact_grace_s seconds
+    compact_every_s: float = 300.0
+    compact_grace_s: float = 600.0
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
 
     @property

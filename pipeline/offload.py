@@ -18,6 +18,7 @@ promoted classifiers on its own (``ModelWatcher``), exactly as the worker would.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -53,6 +54,12 @@ Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample]]
 
 
 def _start(config: BatchConfig) -> None:
+    # the child writes to the worker's own stderr (its log): classifier reloads and
+    # refusals happen here now, and operators look for them there
+    logging.basicConfig(
+        level=logging.INFO,
+        format="[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s (batch child): %(message)s",
+    )
     _child["config"] = config
     _child["redactor"] = Redactor.from_spec(config.redaction)
     _child["classifiers"] = ModelWatcher(config.models_dir, config.classifier_check_s)

@@ -5,6 +5,11 @@ never clash, and a batch that is re-processed after a crash rewrites the same
 name atomically instead of adding a second copy. Rows that still end up twice
 (a batch re-cut differently after a restart) are removed by event_id in the
 DuckDB views.
+
+Each day directory holds ``part-*.parquet`` files from the workers (the fresh tail,
+duplicates possible) and ``compact-*.parquet`` files from ``pipeline.compact`` (older
+parts merged once, unique by event_id). The zero-row placeholder ``_empty.parquet``
+matches every glob below, so no view ever sees an empty glob.
 """
 
 from __future__ import annotations
@@ -24,6 +29,12 @@ PARTITION_KEY = "day"
 # a zero-row file so DuckDB views resolve before the first real flush
 PLACEHOLDER_DAY = "1970-01-01"
 PLACEHOLDER_NAME = "_empty.parquet"
+PART_PREFIX = "part-"
+COMPACT_PREFIX = "compact-"
+# file-name globs inside a day directory; each also matches the placeholder ("_")
+ALL_GLOB = "*.parquet"
+PARTS_GLOB = "[p_]*.parquet"  # part-*.parquet: fresh, duplicates possible
+COMPACT_GLOB = "[c_]*.parquet"  # compact-*.parquet: deduped by pipeline.compact
 
 
 def samples_root(data_dir: Path) -> Path:
@@ -65,7 +76,7 @@ class ParquetSink:
                 )
                 offsets = pc.min_max(part["src_offset"])
                 name = (
-                    f"part-{part['src_topic'][0].as_py()}-p{partition:04d}"
+                    f"{PART_PREFIX}{part['src_topic'][0].as_py()}-p{partition:04d}"
                     f"-o{offsets['min'].as_py():012d}-{offsets['max'].as_py():012d}.parquet"
                 )
                 target = self.root / f"{PARTITION_KEY}={day}" / name

@@ -33,6 +33,7 @@ from pipeline.errors import LeaklineError
 from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.live import StatsRecord, batch_stats
 from pipeline.metrics import WorkerMetrics
+from pipeline.offload import BatchConfig, ChildProcessor
 from pipeline.process import BatchResult, RawRecord, process_batch
 from pipeline.redact import Redactor
 from pipeline.rows import Origin
@@ -101,6 +102,27 @@ def build_app(settings: Settings) -> faust.App:
         attach(app, install_live(app, settings, metrics), settings.web_token)
         mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
     sink = ParquetSink(settings.data_dir)
+    if settings.compact_every_s > 0:
+        from pipeline.compact import compact
+
+        @app.timer(interval=settings.compact_every_s)
+        async def compact_store() -> None:  # noqa: F841
+            # off the event loop with one DuckDB thread, so consumption never waits for it;
+            # workers sharing the data dir take turns through its lock file
+            try:
+                report = await asyncio.to_thread(
+                    compact,
+                    settings.data_dir,
+                    settings.compact_grace_s,
+                    threads=1,
+                    memory_limit="1GB",
+                )
+            except Exception:
+                log.warning("compaction failed; the parts stay as they are", exc_info=True)
+                return
+            if report.days or report.errors:
+                log.info("compaction: %s", report.summary())
+
     redactor = Redactor.from_spec(settings.redaction)
     # the classifier tier: follows the promoted pointer of the models dir (hot reload)
     classifiers = ModelWatcher(settings.models_dir, settings.classifier_check_s)
@@ -175,12 +197,35 @@ def build_app(settings: Settings) -> faust.App:
         log.critical("sink keeps failing; exiting without committing this batch")
         os._exit(70)
 
+    # the batch work in a child process (pipeline/offload.py), started with the agent
+    child = (
+        ChildProcessor(
+            BatchConfig(
+                worker_id=settings.worker_id,
+                clean_text_rate=settings.clean_text_sample_rate,
+                max_event_bytes=settings.max_event_bytes,
+                redaction=settings.redaction,
+                models_dir=settings.models_dir,
+                classifier_check_s=settings.classifier_check_s,
+                classifier_threshold=settings.classifier_threshold,
+            )
+        )
+        if settings.batch_in_child
+        else None
+    )
+
     @app.agent(events_topic)
     async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
         # noack_take is on faust.Stream but missing from the StreamT protocol
         batches = stream.noack_take(settings.batch_size, within=settings.batch_within_s)  # type: ignore[attr-defined]
         # the mypyc build is ~1.5x faster (detectors/native.py): say which one runs
-        log.info("agent started (detectors: %s)", "compiled" if native.compiled() else "source")
+        log.info(
+            "agent started (detectors: %s, batches: %s)",
+            "compiled" if native.compiled() else "source",
+            "child process" if child is not None else "inline",
+        )
+        if child is not None:
+            await child.start()
         async for events in batches:
             started = time.perf_counter()
             records = [
@@ -191,15 +236,24 @@ def build_app(settings: Settings) -> faust.App:
                 )
                 for e in events
             ]
-            result = process_batch(
-                records,
-                worker_id=settings.worker_id,
-                clean_text_rate=settings.clean_text_sample_rate,
-                max_event_bytes=settings.max_event_bytes,
-                redactor=redactor,
-                classifier=classifiers.current(),
-                classifier_threshold=settings.classifier_threshold,
-            )
+            if child is not None:
+                try:
+                    result = await child.process(records)
+                except Exception:  # the child died: never ack what is not stored
+                    log.critical(
+                        "batch processing failed; exiting without committing", exc_info=True
+                    )
+                    os._exit(70)
+            else:
+                result = process_batch(
+                    records,
+                    worker_id=settings.worker_id,
+                    clean_text_rate=settings.clean_text_sample_rate,
+                    max_event_bytes=settings.max_event_bytes,
+                    redactor=redactor,
+                    classifier=classifiers.current(),
+                    classifier_threshold=settings.classifier_threshold,
+                )
             stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
             try:
                 await publish(result, stats)
