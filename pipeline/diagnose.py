@@ -59,8 +59,8 @@ from detectors.diagnosis import (
     tool_parser_only,
 )
 from detectors.labels import ALL_LABELS, Layer
-from pipeline.command import register, run_standalone
-from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
+from pipeline.command import add_data_dir, register, run_standalone
+from pipeline.config import from_env
 from pipeline.errors import StoreError
 
 if TYPE_CHECKING:  # DuckDB, Arrow and the store load only when the command runs
@@ -995,11 +995,7 @@ explain at least one event. Ranked by excess, then evidence strength
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
-    )
+    add_data_dir(p)
     p.add_argument(
         "--version",
         dest="engine_version",

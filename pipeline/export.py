@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from detectors.labels import ALL_LABELS
-from pipeline.command import register, run_standalone
-from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
+from pipeline.command import add_data_dir, register, run_standalone
+from pipeline.config import from_env
 from pipeline.errors import LeaklineError
 from pipeline.versions import VERSION_COLUMNS, VERSION_KEY_COLUMNS
 
@@ -761,12 +761,7 @@ def _cap(text: str) -> int:
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        type=Path,
-        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
-    )
+    add_data_dir(p)
     p.add_argument("--out", metavar="DIR", type=Path, help="write samples.jsonl/.parquet here")
     p.add_argument(
         "--regression", metavar="DIR", type=Path, help="also write regression cases to DIR"

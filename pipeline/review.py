@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from pipeline.command import register, run_standalone
-from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
+from pipeline.command import add_data_dir, register, run_standalone
+from pipeline.config import from_env
 from pipeline.errors import LeaklineError
 from pipeline.review_store import Review, ReviewWriter, parse_labels
 
@@ -317,12 +317,7 @@ Scripted:
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        type=Path,
-        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
-    )
+    add_data_dir(p)
     p.add_argument("--list", action="store_true", help="list pending samples and exit")
     p.add_argument(
         "--accept", action="append", default=[], metavar="EVENT_ID", help="accept machine labels"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
+from detectors import Finding, Layer, Remediation, Source, Verdict
 from pipeline.demo import start_worker, stop_process, stored_event_count
 from pipeline.procinfo import tree_rss_mib
 
@@ -131,3 +132,22 @@ class RssSampler(threading.Thread):
     @property
     def peak(self) -> float:
         return max(rss for _, rss in self.samples)
+
+
+def verdict(event_id: str, labels: list[str]) -> Verdict:
+    """A verdict with one stand-in finding per label, for store tests that skip detection."""
+    findings = tuple(
+        Finding(
+            label,
+            "test_detector",
+            "1",
+            Source.RULE,
+            Layer.PARSER,
+            Remediation.STRIP,
+            1.0,
+            "ev",
+            (0, 1),
+        )
+        for label in labels
+    )
+    return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})

@@ -14,8 +14,8 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 import pytest
+from leakline_testkit import verdict
 
-from detectors import Finding, Layer, Remediation, Source, Verdict
 from pipeline.compact import LOCK_NAME, compact, compaction_lock
 from pipeline.normalise import normalise
 from pipeline.rows import Origin, RowBuilder
@@ -47,24 +47,6 @@ def _event(i: int, version: str, ts: str | None) -> dict[str, Any]:
     return event
 
 
-def _verdict(event_id: str, labels: list[str]) -> Verdict:
-    findings = tuple(
-        Finding(
-            label,
-            "test_detector",
-            "1",
-            Source.RULE,
-            Layer.PARSER,
-            Remediation.STRIP,
-            1.0,
-            "ev",
-            (0, 1),
-        )
-        for label in labels
-    )
-    return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})
-
-
 def _labels(i: int) -> list[str]:
     return [["preamble"], [], ["reasoning_leak", "boundary_token"], []][i % 4]
 
@@ -85,7 +67,7 @@ def write(
         rows.add(
             event,
             normalise(event),
-            _verdict(event["event_id"], _labels(i)),
+            verdict(event["event_id"], _labels(i)),
             Origin("gateway.events", partition, offset + n),
             ingested,
         )

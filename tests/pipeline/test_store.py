@@ -8,8 +8,8 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
+from leakline_testkit import verdict
 
-from detectors import Finding, Layer, Remediation, Source, Verdict
 from pipeline.errors import StoreError
 from pipeline.normalise import normalise
 from pipeline.rows import SAMPLE_SCHEMA, Origin, RowBuilder, keep_text
@@ -29,24 +29,6 @@ def event(i: int, version: str, ts: str = "2026-11-01T10:00:00Z") -> dict:
         "engine": {"name": "vllm", "version": version},
         "model": {"name": "qwen3"},
     }
-
-
-def verdict(event_id: str, labels: list[str]) -> Verdict:
-    findings = tuple(
-        Finding(
-            label,
-            "test_detector",
-            "1",
-            Source.RULE,
-            Layer.PARSER,
-            Remediation.STRIP,
-            1.0,
-            "ev",
-            (0, 1),
-        )
-        for label in labels
-    )
-    return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})
 
 
 def write_events(
