@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.command import add_data_dir, report
+from pipeline.command import add_data_dir, non_negative, report
 from pipeline.config import (
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
@@ -97,13 +97,6 @@ def _positive_int(text: str) -> int:
     value = int(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
-def _non_negative(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
     return value
 
 
@@ -338,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--compact-every",
-        type=_non_negative,
+        type=non_negative,
         default=300.0,
         metavar="SECONDS",
         help="merge older Parquet parts into compact files this often (0 = off; several "
@@ -346,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--compact-grace",
-        type=_non_negative,
+        type=non_negative,
         default=600.0,
         metavar="SECONDS",
         help="only merge parts not modified for this long",

@@ -65,3 +65,19 @@ def add_data_dir(p: argparse.ArgumentParser) -> None:
         type=Path,
         help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
     )
+
+
+def non_negative(text: str) -> float:
+    """argparse type: a number >= 0."""
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def positive(text: str) -> float:
+    """argparse type: a number > 0."""
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value

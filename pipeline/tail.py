@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
+from pipeline.command import non_negative, positive
 from pipeline.config import KafkaSecurity
 from pipeline.errors import BrokerError
 from pipeline.tail_view import (
@@ -288,20 +289,6 @@ async def run_tail(opts: TailOptions, out: TextIO = sys.stdout) -> int:
 # ------------------------------------------------------------------ CLI
 
 
-def _non_negative(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
-    return value
-
-
-def _positive(text: str) -> float:
-    value = float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
-
-
 def add_parser(subparsers: Any) -> None:
     """Register ``tail`` on the ``leakline`` sub-command parsers."""
     from pipeline.cli import _add_bootstrap, _Formatter
@@ -340,7 +327,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--window",
-        type=_non_negative,
+        type=non_negative,
         default=300.0,
         metavar="SECONDS",
         help="rolling window of the rates; 0 counts everything read",
@@ -356,7 +343,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="read up to the end offsets present at start, print, and exit",
     )
-    stop.add_argument("--max-seconds", type=_positive, metavar="S", help="exit after S seconds")
+    stop.add_argument("--max-seconds", type=positive, metavar="S", help="exit after S seconds")
     p.add_argument(
         "--format",
         choices=["rich", "plain"],
@@ -364,7 +351,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--interval",
-        type=_positive,
+        type=positive,
         default=10.0,
         metavar="SECONDS",
         help="plain format: print the rate table at most this often (and on exit)",
