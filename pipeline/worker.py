@@ -1,11 +1,12 @@
 """The Faust worker: gateway.events -> detect -> Parquet + leak.samples (+ DLQ).
 
 One agent consumes raw bytes in micro-batches (``noack_take``). For each batch
-it validates, normalises and detects (``process_batch``), publishes dead letters
-and samples and waits for their delivery, writes the Parquet files, and only
-then acknowledges the batch's events. A crash or shutdown before the write
-therefore means redelivery, never loss; a crash after the write means a
-duplicate row that the DuckDB views drop by event_id.
+it validates, normalises and detects (``process_batch``, in a child process by
+default), publishes dead letters and samples and waits for their delivery, writes
+the Parquet files, and only then acknowledges the batch's events. Taking and
+processing the next batch overlaps with finishing this one (``PIPELINE_DEPTH``).
+A crash or shutdown before the write therefore means redelivery, never loss; a
+crash after the write means a duplicate row that the DuckDB views drop by event_id.
 
 ``take_events`` is not used on purpose: it acknowledges the buffered events in a
 ``finally`` clause, so a worker stopped mid-batch would commit offsets of events
@@ -30,6 +31,7 @@ from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
 from pipeline.errors import LeaklineError
+from pipeline.faust_transport import LeaklineApp
 from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.live import StatsRecord, batch_stats
 from pipeline.metrics import WorkerMetrics
@@ -43,6 +45,8 @@ from pipeline.store import init_store
 log = logging.getLogger("leakline.worker")
 
 SINK_RETRIES = 5
+# batches between take and acknowledgement (see the agent)
+PIPELINE_DEPTH = 2
 
 
 def faust_credentials(security: KafkaSecurity) -> Any:
@@ -62,7 +66,7 @@ def faust_credentials(security: KafkaSecurity) -> Any:
 
 def build_app(settings: Settings) -> faust.App:
     settings.faust_datadir.mkdir(parents=True, exist_ok=True)
-    app = faust.App(
+    app = LeaklineApp(
         settings.app_id,
         broker=f"kafka://{settings.bootstrap}",
         value_serializer="raw",
@@ -214,46 +218,42 @@ def build_app(settings: Settings) -> faust.App:
         else None
     )
 
-    @app.agent(events_topic)
-    async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
-        # noack_take is on faust.Stream but missing from the StreamT protocol
-        batches = stream.noack_take(settings.batch_size, within=settings.batch_within_s)  # type: ignore[attr-defined]
-        # the mypyc build is ~1.5x faster (detectors/native.py): say which one runs
-        log.info(
-            "agent started (detectors: %s, batches: %s)",
-            "compiled" if native.compiled() else "source",
-            "child process" if child is not None else "inline",
-        )
+    # Batches between take and ack. Two let the child process one batch while the loop
+    # publishes, writes and acknowledges the one before and the stream buffers the next:
+    # the three no longer wait for each other. Acks stay in batch order.
+    in_flight = asyncio.Semaphore(PIPELINE_DEPTH)
+    finishing: asyncio.Queue[tuple[list[Any], asyncio.Future[BatchResult], float]] = (
+        asyncio.Queue()
+    )
+
+    def submit(records: list[RawRecord]) -> asyncio.Future[BatchResult]:
         if child is not None:
-            await child.start()
-        async for events in batches:
-            started = time.perf_counter()
-            records = [
-                RawRecord(
-                    e.key,
-                    e.value if isinstance(e.value, bytes) else bytes(e.value or b""),
-                    Origin(e.message.topic, e.message.partition, e.message.offset),
-                )
-                for e in events
-            ]
-            if child is not None:
-                try:
-                    result = await child.process(records)
-                except Exception:  # the child died: never ack what is not stored
-                    log.critical(
-                        "batch processing failed; exiting without committing", exc_info=True
-                    )
-                    os._exit(70)
-            else:
-                result = process_batch(
-                    records,
-                    worker_id=settings.worker_id,
-                    clean_text_rate=settings.clean_text_sample_rate,
-                    max_event_bytes=settings.max_event_bytes,
-                    redactor=redactor,
-                    classifier=classifiers.current(),
-                    classifier_threshold=settings.classifier_threshold,
-                )
+            return asyncio.ensure_future(child.process(records))
+        done: asyncio.Future[BatchResult] = asyncio.get_running_loop().create_future()
+        done.set_result(
+            process_batch(
+                records,
+                worker_id=settings.worker_id,
+                clean_text_rate=settings.clean_text_sample_rate,
+                max_event_bytes=settings.max_event_bytes,
+                redactor=redactor,
+                classifier=classifiers.current(),
+                classifier_threshold=settings.classifier_threshold,
+            )
+        )
+        return done
+
+    async def finish(stream: Any) -> None:
+        """Publish, write and acknowledge each processed batch, in the order taken."""
+        while True:
+            events, pending, started = await finishing.get()
+            try:
+                result = await pending
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the child died: never ack what is not stored
+                log.critical("batch processing failed; exiting without committing", exc_info=True)
+                os._exit(70)
             stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
             try:
                 await publish(result, stats)
@@ -266,14 +266,45 @@ def build_app(settings: Settings) -> faust.App:
             metrics.observe_batch(stats)
             for event in events:
                 await stream.ack(event)
+            in_flight.release()
             log.info(
                 "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
-                len(records),
+                len(events),
                 len(result.rows),
                 len(result.samples),
                 len(result.dead_letters),
                 (time.perf_counter() - started) * 1000,
             )
+
+    @app.agent(events_topic)
+    async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
+        # noack_take is on faust.Stream but missing from the StreamT protocol
+        batches = stream.noack_take(settings.batch_size, within=settings.batch_within_s)  # type: ignore[attr-defined]
+        # the mypyc build is ~1.5x faster (detectors/native.py): say which one runs
+        log.info(
+            "agent started (detectors: %s, batches: %s)",
+            "compiled" if native.compiled() else "source",
+            "child process" if child is not None else "inline",
+        )
+        if child is not None:
+            await child.start()
+        finisher = asyncio.ensure_future(finish(stream))
+        try:
+            async for events in batches:
+                await in_flight.acquire()
+                started = time.perf_counter()
+                records = [
+                    RawRecord(
+                        e.key,
+                        e.value if isinstance(e.value, bytes) else bytes(e.value or b""),
+                        Origin(e.message.topic, e.message.partition, e.message.offset),
+                    )
+                    for e in events
+                ]
+                finishing.put_nowait((events, submit(records), started))
+        finally:
+            # batches not acknowledged by now are redelivered to whoever takes the partitions
+            finisher.cancel()
 
     return app
 
