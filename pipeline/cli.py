@@ -128,6 +128,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         batch_within_s=args.batch_within,
         batch_in_child=not args.inline_batches,
+        batch_processes=args.batch_processes,
         session_timeout_s=args.session_timeout,
         clean_text_sample_rate=args.clean_text_rate,
         redaction=args.redact,
@@ -275,7 +276,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--inline-batches",
         action="store_true",
         help="decode, detect and build rows in the worker process itself (one core) instead "
-        "of its child process (two cores: Faust's loop keeps fetching meanwhile)",
+        "of its child processes (Faust's loop keeps fetching meanwhile)",
+    )
+    p.add_argument(
+        "--batch-processes",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="child processes doing the batch work (default: the usable cores, up to 4; "
+        "each loads the detectors and the classifier, ~150 MB)",
     )
     p.add_argument(
         "--session-timeout", type=float, default=10.0, help="Kafka group session timeout, s"

@@ -53,6 +53,14 @@ class KafkaSecurity:
         return self.protocol in ("SSL", "SASL_SSL")
 
 
+def default_batch_processes() -> int:
+    """Batch child processes per worker when not told: the usable cores, up to 4.
+
+    On 2 cores two children beat one (5.7k vs 4.4k events/s on the production mix):
+    once Faust delivers batches, the worker's own loop needs well under a core."""
+    return max(1, min(4, len(os.sched_getaffinity(0))))
+
+
 @dataclass(frozen=True)
 class Settings:
     bootstrap: str = DEFAULT_BOOTSTRAP
@@ -89,9 +97,10 @@ class Settings:
     classifier_threshold: float | None = None
     classifier_models_dir: Path | None = None
     classifier_check_s: float = 2.0
-    # run process_batch in a child process (pipeline/offload.py): the worker then uses two
-    # cores, Faust's loop on one and the batch work on the other
+    # run process_batch in child processes (pipeline/offload.py): Faust's loop in the worker,
+    # the batch work in batch_processes children (default: the usable cores, up to 4)
     batch_in_child: bool = True
+    batch_processes: int = field(default_factory=default_batch_processes)
     # periodic compaction of the Parquet parts (pipeline/compact.py): every compact_every_s
     # seconds (0 = off), parts not modified for compact_grace_s seconds
     compact_every_s: float = 300.0

@@ -1,4 +1,4 @@
-"""``process_batch`` in a child process, so one worker uses a second core.
+"""``process_batch`` in child processes, so one worker uses more than one core.
 
 A worker's event loop runs Faust: fetching, per-event stream bookkeeping, acks,
 publishing, heartbeats. Decoding, normalising, detecting and building rows is pure
@@ -20,6 +20,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +47,9 @@ class BatchConfig:
     classifier_threshold: float | None
 
 
+# how often a child looks whether the worker that started it is still there
+PARENT_CHECK_S = 1.0
+
 # The child's state, built once by ``_start``.
 _child: dict[str, Any] = {}
 
@@ -53,7 +59,7 @@ Packed = list[tuple[bytes | None, bytes, str, int, int]]
 Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample]]
 
 
-def _start(config: BatchConfig) -> None:
+def _start(config: BatchConfig, parent: int) -> None:
     # the child writes to the worker's own stderr (its log): classifier reloads and
     # refusals happen here now, and operators look for them there
     logging.basicConfig(
@@ -63,6 +69,18 @@ def _start(config: BatchConfig) -> None:
     _child["config"] = config
     _child["redactor"] = Redactor.from_spec(config.redaction)
     _child["classifiers"] = ModelWatcher(config.models_dir, config.classifier_check_s)
+    # the worker's pid comes from the worker: it may be gone before this line runs
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    # A worker killed with SIGKILL, or leaving through os._exit after a failed write,
+    # does not shut its pool down, and the child would wait on the pipe forever (seen
+    # in the crash tests: idle children adopted by init). The batch it may be working
+    # on is not acknowledged by anyone, so dropping it is safe.
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _process(packed: Packed) -> Processed:
@@ -85,20 +103,28 @@ def _ready() -> bool:
 
 
 class ChildProcessor:
-    """One child process that runs ``process_batch``; ``await process(records)``."""
+    """``processes`` child processes that run ``process_batch``; ``await process(records)``.
 
-    def __init__(self, config: BatchConfig) -> None:
+    Batches go to whichever child is free, so up to ``processes`` run at once; the
+    caller keeps their order (the worker acknowledges them in the order taken)."""
+
+    def __init__(self, config: BatchConfig, processes: int = 1) -> None:
         self.config = config
+        self.processes = processes
         self._pool = ProcessPoolExecutor(
-            max_workers=1,
+            max_workers=processes,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start,
-            initargs=(config,),
+            initargs=(config, os.getpid()),
         )
 
     async def start(self) -> None:
-        """Start the child and load everything before the first batch arrives."""
-        await asyncio.get_running_loop().run_in_executor(self._pool, _ready)
+        """Start the children and load everything before the first batch arrives."""
+        loop = asyncio.get_running_loop()
+        # submitted together, before any child is idle, so the pool starts all of them
+        await asyncio.gather(
+            *(loop.run_in_executor(self._pool, _ready) for _ in range(self.processes))
+        )
 
     async def process(self, records: list[RawRecord]) -> BatchResult:
         packed: Packed = [

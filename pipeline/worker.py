@@ -1,16 +1,14 @@
 """The Faust worker: gateway.events -> detect -> Parquet + leak.samples (+ DLQ).
 
-One agent consumes raw bytes in micro-batches (``noack_take``). For each batch
-it validates, normalises and detects (``process_batch``, in a child process by
-default), publishes dead letters and samples and waits for their delivery, writes
-the Parquet files, and only then acknowledges the batch's events. Taking and
-processing the next batch overlaps with finishing this one (``PIPELINE_DEPTH``).
-A crash or shutdown before the write therefore means redelivery, never loss; a
-crash after the write means a duplicate row that the DuckDB views drop by event_id.
-
-``take_events`` is not used on purpose: it acknowledges the buffered events in a
-``finally`` clause, so a worker stopped mid-batch would commit offsets of events
-it never stored.
+Faust's consumer hands the events topic to the agent in batches of raw records
+(``pipeline/faust_transport.py``: Faust's per-event path was the throughput wall).
+For each batch the agent validates, normalises and detects (``process_batch``, in a
+child processes by default), publishes dead letters and samples and waits for their
+delivery, writes the Parquet files, and only then acknowledges the batch's records
+(``Consumer.ack``; Faust commits acknowledged offsets). Taking and processing the
+next batches overlaps with finishing this one (``pipeline_depth``). A crash or
+shutdown before the write therefore means redelivery, never loss; a crash after the
+write means a duplicate row that the DuckDB views drop by event_id.
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from typing import Any
 
 import faust
 from aiokafka.errors import KafkaError
+from faust.types import Message
 
 from detectors import native
 from models.registry import ModelWatcher
@@ -31,7 +30,7 @@ from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
 from pipeline.errors import LeaklineError
-from pipeline.faust_transport import LeaklineApp
+from pipeline.faust_transport import BatchRoute, LeaklineApp
 from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.live import StatsRecord, batch_stats
 from pipeline.metrics import WorkerMetrics
@@ -45,8 +44,6 @@ from pipeline.store import init_store
 log = logging.getLogger("leakline.worker")
 
 SINK_RETRIES = 5
-# batches between take and acknowledgement (see the agent)
-PIPELINE_DEPTH = 2
 
 
 def faust_credentials(security: KafkaSecurity) -> Any:
@@ -201,7 +198,7 @@ def build_app(settings: Settings) -> faust.App:
         log.critical("sink keeps failing; exiting without committing this batch")
         os._exit(70)
 
-    # the batch work in a child process (pipeline/offload.py), started with the agent
+    # the batch work in child processes (pipeline/offload.py), started with the agent
     child = (
         ChildProcessor(
             BatchConfig(
@@ -212,17 +209,19 @@ def build_app(settings: Settings) -> faust.App:
                 models_dir=settings.models_dir,
                 classifier_check_s=settings.classifier_check_s,
                 classifier_threshold=settings.classifier_threshold,
-            )
+            ),
+            settings.batch_processes,
         )
         if settings.batch_in_child
         else None
     )
 
-    # Batches between take and ack. Two let the child process one batch while the loop
-    # publishes, writes and acknowledges the one before and the stream buffers the next:
-    # the three no longer wait for each other. Acks stay in batch order.
-    in_flight = asyncio.Semaphore(PIPELINE_DEPTH)
-    finishing: asyncio.Queue[tuple[list[Any], asyncio.Future[BatchResult], float]] = (
+    # Batches between take and ack: one per child plus one, so every child has a batch
+    # while the loop publishes, writes and acknowledges the oldest one and the consumer
+    # collects the next. Acks stay in the order the batches were taken.
+    pipeline_depth = (child.processes if child is not None else 1) + 1
+    in_flight = asyncio.Semaphore(pipeline_depth)
+    finishing: asyncio.Queue[tuple[list[Message], asyncio.Future[BatchResult], float]] = (
         asyncio.Queue()
     )
 
@@ -243,10 +242,10 @@ def build_app(settings: Settings) -> faust.App:
         )
         return done
 
-    async def finish(stream: Any) -> None:
+    async def finish() -> None:
         """Publish, write and acknowledge each processed batch, in the order taken."""
         while True:
-            events, pending, started = await finishing.get()
+            messages, pending, started = await finishing.get()
             try:
                 result = await pending
             except asyncio.CancelledError:
@@ -264,44 +263,53 @@ def build_app(settings: Settings) -> faust.App:
             await write(result)
             failpoints.hit("after_write")
             metrics.observe_batch(stats)
-            for event in events:
-                await stream.ack(event)
+            ack = app.consumer.ack
+            for message in messages:
+                ack(message)
             in_flight.release()
             log.info(
                 "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
-                len(events),
+                len(messages),
                 len(result.rows),
                 len(result.samples),
                 len(result.dead_letters),
                 (time.perf_counter() - started) * 1000,
             )
 
-    @app.agent(events_topic)
-    async def detect(stream: faust.StreamT[Any]) -> None:  # noqa: F841
-        # noack_take is on faust.Stream but missing from the StreamT protocol
-        batches = stream.noack_take(settings.batch_size, within=settings.batch_within_s)  # type: ignore[attr-defined]
+    # Faust's consumer collects the events topic into batches (size or time, whichever
+    # comes first) and delivers each through this in-memory channel to the agent.
+    batches_channel = app.channel(maxsize=pipeline_depth)
+
+    async def deliver(messages: list[Message]) -> None:
+        await batches_channel.send(value=messages)
+
+    app.topics.add(events_topic)  # subscribed and acknowledged like an agent's topic
+    app.route_batches(
+        BatchRoute(
+            events_topic.get_topic_name(), settings.batch_size, settings.batch_within_s, deliver
+        )
+    )
+
+    @app.agent(batches_channel)
+    async def detect(stream: faust.StreamT[list[Message]]) -> None:  # noqa: F841
         # the mypyc build is ~1.5x faster (detectors/native.py): say which one runs
         log.info(
             "agent started (detectors: %s, batches: %s)",
             "compiled" if native.compiled() else "source",
-            "child process" if child is not None else "inline",
+            f"{child.processes} child processes" if child is not None else "inline",
         )
         if child is not None:
             await child.start()
-        finisher = asyncio.ensure_future(finish(stream))
+        finisher = asyncio.ensure_future(finish())
         try:
-            async for events in batches:
+            async for messages in stream:
                 await in_flight.acquire()
                 started = time.perf_counter()
                 records = [
-                    RawRecord(
-                        e.key,
-                        e.value if isinstance(e.value, bytes) else bytes(e.value or b""),
-                        Origin(e.message.topic, e.message.partition, e.message.offset),
-                    )
-                    for e in events
+                    RawRecord(m.key, m.value or b"", Origin(m.topic, m.partition, m.offset))
+                    for m in messages
                 ]
-                finishing.put_nowait((events, submit(records), started))
+                finishing.put_nowait((messages, submit(records), started))
         finally:
             # batches not acknowledged by now are redelivered to whoever takes the partitions
             finisher.cancel()

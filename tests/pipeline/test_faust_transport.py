@@ -1,13 +1,22 @@
-"""The worker's Faust app fetches with a short broker-side wait (pipeline/faust_transport.py)."""
+"""pipeline/faust_transport.py: batches from Faust's consumer, and a short fetch wait."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from pathlib import Path
+
+import orjson
+import pytest
+from aiokafka import AIOKafkaConsumer, TopicPartition
+from leakline_testkit import spawn_worker, wait_stored
 
 from pipeline.broker import EmbeddedBroker
 from pipeline.config import Settings
 from pipeline.faust_transport import FETCH_MAX_WAIT_MS, LeaklineApp, Transport
+from pipeline.kafka_io import produce
+from pipeline.simulate import simulate
 from pipeline.worker import build_app
 
 
@@ -38,3 +47,53 @@ def test_started_consumer_sends_fetches_with_the_short_wait(
     wait_ms, group, auto_commit = asyncio.run(scenario())
     assert wait_ms == FETCH_MAX_WAIT_MS < 1500  # Faust's hard-coded wait is 1500 ms
     assert group == "wait-check" and auto_commit is False  # the rest is Faust's
+
+
+def _batch_sizes(log: str) -> list[int]:
+    return [int(m) for m in re.findall(r"batch of (\d+):", log)]
+
+
+async def _committed(bootstrap: str, topic: str, group: str) -> dict[int, int]:
+    consumer = AIOKafkaConsumer(bootstrap_servers=bootstrap, group_id=group)
+    await consumer.start()
+    try:
+        partitions = sorted(consumer.partitions_for_topic(topic) or ())
+        return {p: (await consumer.committed(TopicPartition(topic, p))) or 0 for p in partitions}
+    finally:
+        await consumer.stop()
+
+
+@pytest.mark.slow
+def test_routed_batches_respect_the_size_and_every_offset_is_committed(
+    broker: EmbeddedBroker, tmp_path: Path
+) -> None:
+    payloads = [orjson.dumps(s.event) for s in simulate(1000, seed=21)]
+    report = asyncio.run(produce(broker.bootstrap, "gateway.events", payloads))
+    worker = spawn_worker(broker.bootstrap, tmp_path / "data", "--batch-size", "150")
+    try:
+        wait_stored(worker, len(payloads))
+        time.sleep(2.5)  # Faust commits acknowledged offsets every second
+    finally:
+        assert worker.stop() == 0
+    sizes = _batch_sizes(worker.log_text())
+    # every record reached the agent once, in batches no larger than asked for
+    assert sum(sizes) == len(payloads) and max(sizes) <= 150 and len(sizes) >= 7
+    committed = asyncio.run(_committed(broker.bootstrap, "gateway.events", "leakline"))
+    assert sum(committed.values()) == report.sent == len(payloads)
+
+
+@pytest.mark.slow
+def test_a_partial_batch_is_delivered_after_the_wait(
+    broker: EmbeddedBroker, tmp_path: Path
+) -> None:
+    """Seven events never fill a batch of 5000: only the time limit delivers them."""
+    payloads = [orjson.dumps(s.event) for s in simulate(7, seed=22)]
+    asyncio.run(produce(broker.bootstrap, "gateway.events", payloads))
+    worker = spawn_worker(
+        broker.bootstrap, tmp_path / "data", "--batch-size", "5000", "--batch-within", "0.5"
+    )
+    try:
+        wait_stored(worker, 7, timeout_s=90)
+    finally:
+        assert worker.stop() == 0
+    assert sum(_batch_sizes(worker.log_text())) == 7

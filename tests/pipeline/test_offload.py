@@ -1,14 +1,18 @@
-"""pipeline.offload: process_batch in a child process gives what it gives in-process."""
+"""pipeline.offload: process_batch in child processes gives what it gives in-process."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import orjson
+import psutil
 import pytest
+from leakline_testkit import spawn_worker
 
 from pipeline.offload import BatchConfig, ChildProcessor
 from pipeline.process import RawRecord, process_batch
@@ -83,3 +87,30 @@ def test_a_dead_child_fails_the_batch_instead_of_hanging():
             asyncio.run(run())
     finally:
         processor.close()
+
+
+def test_every_child_starts_before_the_first_batch():
+    processor = ChildProcessor(CONFIG, processes=2)
+    try:
+        asyncio.run(processor.start())
+        assert len(processor._pool._processes) == 2
+    finally:
+        processor.close()
+
+
+@pytest.mark.slow
+def test_children_exit_when_their_worker_is_killed(broker, tmp_path: Path):
+    """SIGKILL skips the pool's shutdown; the children must not live on as orphans."""
+    worker = spawn_worker(broker.bootstrap, tmp_path / "data", "--batch-processes", "2")
+    try:
+        deadline = time.monotonic() + 60
+        while "agent started" not in worker.log_text():
+            assert time.monotonic() < deadline, worker.log_text()[-2000:]
+            time.sleep(0.2)
+        children = psutil.Process(worker.proc.pid).children()
+        assert len(children) >= 2  # the batch children (plus multiprocessing's tracker)
+    finally:
+        worker.proc.kill()
+        worker.proc.wait()
+    gone, alive = psutil.wait_procs(children, timeout=15)
+    assert not alive, [p.cmdline()[-3:] for p in alive]
