@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.command import add_data_dir, non_negative, report
+from pipeline.command import add_data_dir, non_negative, positive, report
 from pipeline.config import (
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
@@ -270,7 +270,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--batch-size", type=_positive_int, default=2000, help="max events per micro-batch"
     )
     p.add_argument(
-        "--batch-within", type=float, default=1.0, help="max seconds to fill a micro-batch"
+        "--batch-within",
+        type=positive,
+        default=0.5,
+        help="max seconds to fill a micro-batch (lower: fresher data, more files)",
     )
     p.add_argument(
         "--inline-batches",

@@ -128,8 +128,7 @@ class ChildProcessor:
 
     async def process(self, records: list[RawRecord]) -> BatchResult:
         packed: Packed = [
-            (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset)
-            for r in records
+            (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
         ]
         loop = asyncio.get_running_loop()
         columns, dead_letters, samples = await loop.run_in_executor(self._pool, _process, packed)
