@@ -61,8 +61,10 @@ class _ConsumerThread(faust_aiokafka.AIOKafkaConsumerThread):
 
 
 class _Consumer(faust_aiokafka.Consumer):
-    _pending: list[Message]
-    _pending_since: float
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self._pending: list[Message] = []  # collected for the routed topic, not yet delivered
+        self._pending_since = 0.0
 
     def _new_consumer_thread(self) -> faust_aiokafka.AIOKafkaConsumerThread:
         return _ConsumerThread(self, loop=self.loop, beacon=self.beacon)
@@ -80,8 +82,6 @@ class _Consumer(faust_aiokafka.Consumer):
             async for item in super().getmany(timeout):
                 yield item
             return
-        if not hasattr(self, "_pending"):
-            self._pending, self._pending_since = [], 0.0
         read_offset = self._read_offset
         # Faust's getmany stops early on a rebalance (flow or generation change)
         async for tp, message in super().getmany(min(timeout, route.within_s)):
