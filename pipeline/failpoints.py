@@ -1,8 +1,10 @@
-"""Named crash points for crash-safety tests.
+"""Named crash and pause points for crash-safety and backpressure tests.
 
 ``LEAKLINE_FAILPOINT=after_publish@3`` makes the worker die (``os._exit``, no
-cleanup, like ``kill -9``) the third time it reaches ``after_publish``. Unset in
-production, where ``hit`` costs one dict lookup.
+cleanup, like ``kill -9``) the third time it reaches ``after_publish``.
+``LEAKLINE_FAILPOINT=before_finish~0.5`` makes it wait 0.5 s every time it reaches
+``before_finish`` (``delay``), which caps a worker's throughput at a known rate.
+Unset in production, where ``hit`` and ``delay`` cost one dict lookup.
 """
 
 from __future__ import annotations
@@ -14,18 +16,23 @@ ENV = "LEAKLINE_FAILPOINT"
 _hits: Counter[str] = Counter()
 
 
-def _armed() -> tuple[str, int] | None:
-    spec = os.environ.get(ENV)
-    if not spec:
-        return None
-    name, _, count = spec.partition("@")
-    return name, int(count or 1)
+def _spec() -> str:
+    return os.environ.get(ENV) or ""
 
 
 def hit(name: str) -> None:
-    armed = _armed()
-    if armed is None or armed[0] != name:
+    spec = _spec()
+    if "~" in spec:
+        return  # a pause point, see delay
+    point, _, count = spec.partition("@")
+    if point != name:
         return
     _hits[name] += 1
-    if _hits[name] >= armed[1]:
+    if _hits[name] >= int(count or 1):
         os._exit(99)
+
+
+def delay(name: str) -> float:
+    """Seconds to wait at ``name`` (0.0 unless ``LEAKLINE_FAILPOINT=name~SECONDS``)."""
+    point, sep, seconds = _spec().partition("~")
+    return float(seconds) if sep and point == name else 0.0

@@ -246,6 +246,9 @@ def build_app(settings: Settings) -> faust.App:
         """Publish, write and acknowledge each processed batch, in the order taken."""
         while True:
             messages, pending, started = await finishing.get()
+            pause = failpoints.delay("before_finish")  # backpressure tests: a slow worker
+            if pause:
+                await asyncio.sleep(pause)
             try:
                 result = await pending
             except asyncio.CancelledError:
