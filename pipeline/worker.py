@@ -244,40 +244,50 @@ def build_app(settings: Settings) -> faust.App:
 
     async def finish() -> None:
         """Publish, write and acknowledge each processed batch, in the order taken."""
-        while True:
-            messages, pending, started = await finishing.get()
-            pause = failpoints.delay("before_finish")  # backpressure tests: a slow worker
-            if pause:
-                await asyncio.sleep(pause)
-            try:
-                result = await pending
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the child died: never ack what is not stored
-                log.critical("batch processing failed; exiting without committing", exc_info=True)
-                os._exit(70)
-            stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
-            try:
-                await publish(result, stats)
-            except Exception:
-                log.critical("publishing a batch failed; exiting without committing", exc_info=True)
-                os._exit(70)
-            failpoints.hit("after_publish")
-            await write(result)
-            failpoints.hit("after_write")
-            metrics.observe_batch(stats)
-            ack = app.consumer.ack
-            for message in messages:
-                ack(message)
-            in_flight.release()
-            log.info(
-                "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
-                len(messages),
-                len(result.rows),
-                len(result.samples),
-                len(result.dead_letters),
-                (time.perf_counter() - started) * 1000,
-            )
+        try:
+            while True:
+                await finish_one(*(await finishing.get()))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not leave the agent waiting for a slot forever
+            log.critical("finishing a batch failed; exiting without committing", exc_info=True)
+            os._exit(70)
+
+    async def finish_one(
+        messages: list[Message], pending: asyncio.Future[BatchResult], started: float
+    ) -> None:
+        pause = failpoints.delay("before_finish")  # backpressure tests: a slow worker
+        if pause:
+            await asyncio.sleep(pause)
+        try:
+            result = await pending
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the child died: never ack what is not stored
+            log.critical("batch processing failed; exiting without committing", exc_info=True)
+            os._exit(70)
+        stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
+        try:
+            await publish(result, stats)
+        except Exception:
+            log.critical("publishing a batch failed; exiting without committing", exc_info=True)
+            os._exit(70)
+        failpoints.hit("after_publish")
+        await write(result)
+        failpoints.hit("after_write")
+        metrics.observe_batch(stats)
+        ack = app.consumer.ack
+        for message in messages:
+            ack(message)
+        in_flight.release()
+        log.info(
+            "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
+            len(messages),
+            len(result.rows),
+            len(result.samples),
+            len(result.dead_letters),
+            (time.perf_counter() - started) * 1000,
+        )
 
     # Faust's consumer collects the events topic into batches (size or time, whichever
     # comes first) and delivers each through this in-memory channel to the agent.
