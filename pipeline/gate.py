@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from pipeline import __version__
-from pipeline.command import register, run_standalone
+from pipeline.command import positive_int, register, run_standalone
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from pipeline.errors import LeaklineError
 from pipeline.gate_rates import (
@@ -306,13 +306,6 @@ def _tolerance(text: str) -> float:
     return value
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
-
-
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--regression",
@@ -389,7 +382,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="API key (default: $OPENAI_API_KEY / $ANTHROPIC_API_KEY, else a dummy)",
     )
     p.add_argument(
-        "--concurrency", type=_positive, default=4, help="requests in flight (default: 4)"
+        "--concurrency", type=positive_int, default=4, help="requests in flight (default: 4)"
     )
     p.add_argument(
         "--timeout", type=float, default=120.0, help="seconds per request (default: 120)"

@@ -1,13 +1,14 @@
-"""``process_batch`` in child processes, so one worker uses more than one core.
+"""Where a worker runs ``process_batch``: in child processes (default) or inline.
 
-A worker's event loop runs Faust: fetching, per-event stream bookkeeping, acks,
-publishing, heartbeats. Decoding, normalising, detecting and building rows is pure
-Python of about the same cost, and under one GIL the two take turns. With the batch
-work in a child process the loop keeps fetching the next batch while the child works
-on this one, and a long batch can no longer delay heartbeats.
+A worker's event loop runs Faust: fetching, batching, acks, publishing, heartbeats.
+Decoding, normalising, detecting and building rows is pure Python that costs more,
+and under one GIL the two take turns. With the batch work in child processes the
+loop keeps fetching and finishing batches while the children work, and a long batch
+can no longer delay heartbeats. ``InlineProcessor`` (``--inline-batches``) keeps it
+in the worker's own process; both have the same ``start``/``process`` interface.
 
-Nothing about delivery changes: the agent still waits for the child's result, then
-publishes, writes and acknowledges, in that order. If the child dies, the batch fails
+Nothing about delivery changes: the agent still waits for a batch's result, then
+publishes, writes and acknowledges, in that order. If a child dies, the batch fails
 like any other failure before the write (the worker exits without committing).
 
 The child is started with ``spawn`` (forking a process that runs Faust's threads is
@@ -83,18 +84,23 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _process(packed: Packed) -> Processed:
-    config: BatchConfig = _child["config"]
-    records = [RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed]
-    result = process_batch(
+def _run(
+    config: BatchConfig, redactor: Redactor, classifiers: ModelWatcher, records: list[RawRecord]
+) -> BatchResult:
+    return process_batch(
         records,
         worker_id=config.worker_id,
         clean_text_rate=config.clean_text_rate,
         max_event_bytes=config.max_event_bytes,
-        redactor=_child["redactor"],
-        classifier=_child["classifiers"].current(),
+        redactor=redactor,
+        classifier=classifiers.current(),
         classifier_threshold=config.classifier_threshold,
     )
+
+
+def _process(packed: Packed) -> Processed:
+    records = [RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed]
+    result = _run(_child["config"], _child["redactor"], _child["classifiers"], records)
     return result.rows.columns, result.dead_letters, result.samples
 
 
@@ -111,6 +117,7 @@ class ChildProcessor:
     def __init__(self, config: BatchConfig, processes: int = 1) -> None:
         self.config = config
         self.processes = processes
+        self.where = f"{processes} child processes"
         self._pool = ProcessPoolExecutor(
             max_workers=processes,
             mp_context=multiprocessing.get_context("spawn"),
@@ -137,3 +144,25 @@ class ChildProcessor:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineProcessor:
+    """``process_batch`` in the worker's own process (``--inline-batches``): one core."""
+
+    processes = 1
+    where = "inline"
+
+    def __init__(self, config: BatchConfig) -> None:
+        self.config = config
+        self._redactor = Redactor.from_spec(config.redaction)
+        # the classifier tier: follows the promoted pointer of the models dir (hot reload)
+        self._classifiers = ModelWatcher(config.models_dir, config.classifier_check_s)
+
+    async def start(self) -> None:
+        """Everything was loaded by ``__init__``."""
+
+    async def process(self, records: list[RawRecord]) -> BatchResult:
+        return _run(self.config, self._redactor, self._classifiers, records)
+
+    def close(self) -> None:
+        """Nothing to stop."""

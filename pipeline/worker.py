@@ -25,7 +25,6 @@ from aiokafka.errors import KafkaError
 from faust.types import Message
 
 from detectors import native
-from models.registry import ModelWatcher
 from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import recorded_sources
@@ -34,8 +33,8 @@ from pipeline.faust_transport import BatchRoute, LeaklineApp
 from pipeline.kafka_io import ensure_topics, ssl_context
 from pipeline.live import StatsRecord, batch_stats
 from pipeline.metrics import WorkerMetrics
-from pipeline.offload import BatchConfig, ChildProcessor
-from pipeline.process import BatchResult, RawRecord, process_batch
+from pipeline.offload import BatchConfig, ChildProcessor, InlineProcessor
+from pipeline.process import BatchResult, RawRecord
 from pipeline.redact import Redactor
 from pipeline.rows import Origin
 from pipeline.sink import ParquetSink
@@ -124,9 +123,6 @@ def build_app(settings: Settings) -> faust.App:
             if report.days or report.errors:
                 log.info("compaction: %s", report.summary())
 
-    redactor = Redactor.from_spec(settings.redaction)
-    # the classifier tier: follows the promoted pointer of the models dir (hot reload)
-    classifiers = ModelWatcher(settings.models_dir, settings.classifier_check_s)
     # source keys already on the DLQ, loaded from its tail whenever partitions are
     # (re)assigned: only then can a record that was dead-lettered be redelivered.
     # Bounded by the tail length, so it does not grow while the worker runs.
@@ -198,49 +194,31 @@ def build_app(settings: Settings) -> faust.App:
         log.critical("sink keeps failing; exiting without committing this batch")
         os._exit(70)
 
-    # the batch work in child processes (pipeline/offload.py), started with the agent
-    child = (
-        ChildProcessor(
-            BatchConfig(
-                worker_id=settings.worker_id,
-                clean_text_rate=settings.clean_text_sample_rate,
-                max_event_bytes=settings.max_event_bytes,
-                redaction=settings.redaction,
-                models_dir=settings.models_dir,
-                classifier_check_s=settings.classifier_check_s,
-                classifier_threshold=settings.classifier_threshold,
-            ),
-            settings.batch_processes,
-        )
+    # the batch work: in child processes by default (pipeline/offload.py), started with
+    # the agent; they load the redaction rules and follow promoted classifiers themselves
+    config = BatchConfig(
+        worker_id=settings.worker_id,
+        clean_text_rate=settings.clean_text_sample_rate,
+        max_event_bytes=settings.max_event_bytes,
+        redaction=settings.redaction,
+        models_dir=settings.models_dir,
+        classifier_check_s=settings.classifier_check_s,
+        classifier_threshold=settings.classifier_threshold,
+    )
+    processor: ChildProcessor | InlineProcessor = (
+        ChildProcessor(config, settings.batch_processes)
         if settings.batch_in_child
-        else None
+        else InlineProcessor(config)
     )
 
     # Batches between take and ack: one per child plus one, so every child has a batch
     # while the loop publishes, writes and acknowledges the oldest one and the consumer
     # collects the next. Acks stay in the order the batches were taken.
-    pipeline_depth = (child.processes if child is not None else 1) + 1
+    pipeline_depth = processor.processes + 1
     in_flight = asyncio.Semaphore(pipeline_depth)
     finishing: asyncio.Queue[tuple[list[Message], asyncio.Future[BatchResult], float]] = (
         asyncio.Queue()
     )
-
-    def submit(records: list[RawRecord]) -> asyncio.Future[BatchResult]:
-        if child is not None:
-            return asyncio.ensure_future(child.process(records))
-        done: asyncio.Future[BatchResult] = asyncio.get_running_loop().create_future()
-        done.set_result(
-            process_batch(
-                records,
-                worker_id=settings.worker_id,
-                clean_text_rate=settings.clean_text_sample_rate,
-                max_event_bytes=settings.max_event_bytes,
-                redactor=redactor,
-                classifier=classifiers.current(),
-                classifier_threshold=settings.classifier_threshold,
-            )
-        )
-        return done
 
     async def finish() -> None:
         """Publish, write and acknowledge each processed batch, in the order taken."""
@@ -309,10 +287,9 @@ def build_app(settings: Settings) -> faust.App:
         log.info(
             "agent started (detectors: %s, batches: %s)",
             "compiled" if native.compiled() else "source",
-            f"{child.processes} child processes" if child is not None else "inline",
+            processor.where,
         )
-        if child is not None:
-            await child.start()
+        await processor.start()
         finisher = asyncio.ensure_future(finish())
         try:
             async for messages in stream:
@@ -322,7 +299,9 @@ def build_app(settings: Settings) -> faust.App:
                     RawRecord(m.key, m.value or b"", Origin(m.topic, m.partition, m.offset))
                     for m in messages
                 ]
-                finishing.put_nowait((messages, submit(records), started))
+                finishing.put_nowait(
+                    (messages, asyncio.ensure_future(processor.process(records)), started)
+                )
         finally:
             # batches not acknowledged by now are redelivered to whoever takes the partitions
             finisher.cancel()

@@ -14,7 +14,7 @@ import psutil
 import pytest
 from leakline_testkit import spawn_worker
 
-from pipeline.offload import BatchConfig, ChildProcessor
+from pipeline.offload import BatchConfig, ChildProcessor, InlineProcessor
 from pipeline.process import RawRecord, process_batch
 from pipeline.redact import Redactor
 from pipeline.rows import Origin
@@ -41,9 +41,10 @@ def _comparable(table):
     return table.drop_columns(["ingested_at"]).to_pylist()
 
 
-def test_the_child_returns_what_process_batch_returns_in_process():
+@pytest.mark.parametrize("kind", ["child", "inline"])
+def test_the_processor_returns_what_process_batch_returns_in_process(kind):
     records = _records(200)
-    processor = ChildProcessor(CONFIG)
+    processor = ChildProcessor(CONFIG) if kind == "child" else InlineProcessor(CONFIG)
     try:
 
         async def run():
