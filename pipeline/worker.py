@@ -27,7 +27,7 @@ from faust.types import Message
 from detectors import native
 from pipeline import failpoints
 from pipeline.config import KafkaSecurity, Settings
-from pipeline.dlq import recorded_sources
+from pipeline.dlq import Ledger, recorded_sources
 from pipeline.errors import LeaklineError
 from pipeline.faust_transport import BatchRoute, LeaklineApp
 from pipeline.kafka_io import ensure_topics, ssl_context
@@ -126,12 +126,12 @@ def build_app(settings: Settings) -> faust.App:
     # source keys already on the DLQ, loaded from its tail whenever partitions are
     # (re)assigned: only then can a record that was dead-lettered be redelivered.
     # Bounded by the tail length, so it does not grow while the worker runs.
-    ledger: set[str] = set()
-    ledger_state = {"stale": True}
+    # It also keeps what this worker published since, capped (pipeline/dlq.py).
+    ledger = Ledger()
 
     @app.on_partitions_assigned.connect  # type: ignore[arg-type]
     async def _mark_ledger_stale(sender: Any, *args: Any, signal: Any = None, **kw: Any) -> None:
-        ledger_state["stale"] = True
+        ledger.stale = True
 
     async def load_ledger() -> None:
         delay = 0.5
@@ -145,18 +145,18 @@ def build_app(settings: Settings) -> faust.App:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10.0)
                 continue
-            ledger.clear()
-            ledger.update(sources)
-            ledger_state["stale"] = False
+            ledger.load(sources)
             return
 
     async def publish(result: BatchResult, stats: list[StatsRecord]) -> None:
-        if ledger_state["stale"]:
+        if ledger.stale:
             await load_ledger()
         futures = []
+        dead_sources = []
         for dead in result.dead_letters:
             if dead.source in ledger:
-                continue  # published before a crash; the batch is being redelivered
+                continue  # already published (before a crash or a rebalance): redelivered
+            dead_sources.append(dead.source)
             futures.append(
                 await app.producer.send(
                     dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
@@ -175,6 +175,7 @@ def build_app(settings: Settings) -> faust.App:
             )
         if futures:
             await asyncio.gather(*futures)
+        ledger.add(dead_sources)
 
     async def write(result: BatchResult) -> None:
         table = result.rows.table()
