@@ -14,6 +14,7 @@ from pipeline.command import add_data_dir, non_negative, positive, positive_int,
 from pipeline.config import (
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
+    IDEMPOTENCE_MODES,
     Settings,
     from_env,
     security_from_env,
@@ -34,6 +35,17 @@ start here:
   leakline train --data DIR              retrain and promote the preamble classifier
   leakline gate --regression CASES --endpoint URL ...   gate a candidate engine (exit 1 = regression)
 """
+
+
+def _add_idempotence(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--idempotence",
+        choices=IDEMPOTENCE_MODES,
+        default="auto",
+        help="idempotent producer, so a request the network cut in flight and the client "
+        "resent is written once: auto (default) uses it where the broker grants producer "
+        "ids (Apache Kafka; not Tansu), on requires it, off never asks",
+    )
 
 
 def _add_bootstrap(p: argparse.ArgumentParser) -> None:
@@ -134,6 +146,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         classifier_models_dir=args.models_dir,
         compact_every_s=args.compact_every,
         compact_grace_s=args.compact_grace,
+        idempotence=args.idempotence,
     )
     run_worker(settings, loglevel=args.loglevel)
     return 0
@@ -142,7 +155,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from pipeline.traffic import replay_file
 
-    settings = _settings(args, connect_timeout_s=args.connect_timeout)
+    settings = _settings(args, connect_timeout_s=args.connect_timeout, idempotence=args.idempotence)
     report = replay_file(args.file, settings, topic=args.topic)
     print(
         f"replayed {report.sent} events to {args.topic or settings.topics.events}"
@@ -155,7 +168,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from pipeline.traffic import simulate_traffic
 
-    settings = _settings(args, connect_timeout_s=args.connect_timeout)
+    settings = _settings(args, connect_timeout_s=args.connect_timeout, idempotence=args.idempotence)
     return simulate_traffic(
         settings,
         count=args.count,
@@ -285,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--session-timeout", type=float, default=10.0, help="Kafka group session timeout, s"
     )
+    _add_idempotence(p)
     p.add_argument(
         "--clean-text-rate",
         type=_ratio,
@@ -361,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE|-", help="JSONL input; - for stdin")
     _add_bootstrap(p)
     p.add_argument("--topic", help="target topic (default: gateway.events)")
+    _add_idempotence(p)
     p.add_argument(
         "--connect-timeout",
         type=float,
@@ -388,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--malformed", type=int, default=0, help="also send this many malformed payloads"
     )
     p.add_argument("--out", metavar="FILE|-", help="write JSONL here instead of producing to Kafka")
+    _add_idempotence(p)
     p.add_argument(
         "--connect-timeout",
         type=float,

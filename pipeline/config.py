@@ -61,6 +61,10 @@ def default_batch_processes() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
+# producers' --idempotence: see pipeline.kafka_io.resolve_idempotence
+IDEMPOTENCE_MODES = ("auto", "on", "off")
+
+
 @dataclass(frozen=True)
 class Settings:
     bootstrap: str = DEFAULT_BOOTSTRAP
@@ -84,6 +88,9 @@ class Settings:
     session_timeout_s: float = 10.0
     # how long producers wait for an unreachable broker before giving up
     connect_timeout_s: float = 30.0
+    # idempotent producers (no second copy when a produce request is cut in flight):
+    # "auto" uses them where the broker grants producer ids (Apache Kafka; Tansu does not)
+    idempotence: str = "auto"
     web_host: str = "127.0.0.1"
     web_port: int = 6066
     web_enabled: bool = False

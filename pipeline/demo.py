@@ -158,7 +158,9 @@ def keep_traffic_flowing(settings: Any, seed: int, worker: subprocess.Popen[byte
         if round_no % 6 == 0:
             payloads += malformed_payloads(1, seed=seed * 100_000 + round_no)
         asyncio.run(
-            produce(settings.bootstrap, settings.topics.events, payloads, security=settings.security)
+            produce(
+                settings.bootstrap, settings.topics.events, payloads, security=settings.security
+            )
         )
         time.sleep(max(0.0, period - (time.monotonic() - started)))
 
@@ -185,12 +187,23 @@ def run_demo(
         print(f"embedded broker (Tansu) on {bootstrap}", file=sys.stderr)
     worker_log = data_dir / "worker.log"
     web_port = _web_port()
-    worker = start_worker(bootstrap, data_dir, worker_log, "--web", "--web-port", str(web_port))
+    # Tansu grants no producer ids; with a broker of the user's, use them where it does
+    idempotence = "off" if broker is not None else "auto"
+    worker = start_worker(
+        bootstrap,
+        data_dir,
+        worker_log,
+        "--web",
+        "--web-port",
+        str(web_port),
+        "--idempotence",
+        idempotence,
+    )
     print(f"worker pid {worker.pid}, log {worker_log}", file=sys.stderr)
     dashboard = f"http://127.0.0.1:{web_port}/dashboard"
     print(f"live dashboard: {dashboard}   metrics: http://127.0.0.1:{web_port}/metrics")
     try:
-        settings = from_env(bootstrap=bootstrap, data_dir=data_dir)
+        settings = from_env(bootstrap=bootstrap, data_dir=data_dir, idempotence=idempotence)
         malformed = max(5, count // 100)
         status = simulate_traffic(
             settings,

@@ -24,6 +24,11 @@ no setting to change it. Apache Kafka answers a fetch as soon as data arrives; T
 landing just after such a fetch waited up to 1.5 s. Measured at 2k events/s with a
 raw aiokafka consumer: produce-to-fetch lag p50 0.2 s / p99 0.8 s with 1500 ms, p50
 0.014 s / p99 0.07 s with 100 ms.
+
+**Idempotent producer.** Faust enables idempotence only inside its transactions. With
+``LeaklineApp.idempotent_producer`` set (the worker's ``--idempotence``), the app's
+producer asks the broker for a producer id, so a produce request that the network cut
+in flight and aiokafka resent is written once.
 """
 
 from __future__ import annotations
@@ -110,14 +115,24 @@ class _Consumer(faust_aiokafka.Consumer):
             await route.deliver(batch)
 
 
+class _Producer(faust_aiokafka.Producer):
+    def _settings_extra(self) -> Any:
+        extra = dict(super()._settings_extra())
+        if getattr(self.app, "idempotent_producer", False):
+            extra.update(acks="all", enable_idempotence=True)
+        return extra
+
+
 class Transport(faust_aiokafka.Transport):
     Consumer = _Consumer
+    Producer = _Producer
 
 
 class LeaklineApp(faust.App):
     """``faust.App`` whose consumer fetches with ``FETCH_MAX_WAIT_MS`` and can batch a topic."""
 
     batch_route: BatchRoute | None = None
+    idempotent_producer: bool = False
 
     def _new_transport(self) -> Any:
         return Transport(self.conf.broker_consumer, self, loop=self.loop)

@@ -14,7 +14,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
 
-from pipeline.config import KafkaSecurity
+from pipeline.config import IDEMPOTENCE_MODES, KafkaSecurity
 from pipeline.errors import BrokerError
 
 log = logging.getLogger(__name__)
@@ -86,6 +86,55 @@ async def ensure_topics(
             await admin.close()
 
 
+async def idempotence_supported(
+    bootstrap: str, security: KafkaSecurity | None = None, timeout_s: float = 10.0
+) -> tuple[bool, str]:
+    """Whether the broker grants producer ids (InitProducerId), and if not, why.
+
+    Apache Kafka does; Tansu answers with an error. aiokafka asks during ``start()``.
+    """
+    producer = AIOKafkaProducer(
+        bootstrap_servers=bootstrap, enable_idempotence=True, **client_options(security)
+    )
+    try:
+        await asyncio.wait_for(producer.start(), timeout_s)
+        return True, ""
+    except (KafkaError, OSError, TimeoutError) as exc:
+        return False, f"{type(exc).__name__}: {exc}"
+    finally:
+        await producer.stop()
+
+
+async def resolve_idempotence(
+    mode: str, bootstrap: str, security: KafkaSecurity | None = None
+) -> bool:
+    """Turn ``--idempotence auto|on|off`` into whether producers enable idempotence.
+
+    Without it, a produce request cut by the network in flight is resent by aiokafka and
+    the broker may keep both copies (at-least-once).
+    """
+    if mode not in IDEMPOTENCE_MODES:
+        raise ValueError(f"idempotence must be one of {IDEMPOTENCE_MODES}, got {mode!r}")
+    if mode == "off":
+        return False
+    supported, why = await idempotence_supported(bootstrap, security)
+    if supported:
+        log.info("idempotent producer: on (the broker at %s grants producer ids)", bootstrap)
+        return True
+    if mode == "on":
+        raise BrokerError(
+            f"the broker at {bootstrap} does not support idempotent producers ({why})",
+            hint="use --idempotence auto to fall back to at-least-once, or off",
+        )
+    log.warning(
+        "idempotent producer: off, the broker at %s does not support it (%s); a produce "
+        "request cut in flight may land twice",
+        bootstrap,
+        why,
+    )
+    return False
+
+
 @dataclass
 class ProduceReport:
     sent: int = 0
@@ -114,6 +163,7 @@ async def produce(
     retries: int = 5,
     window: int = 2000,
     security: KafkaSecurity | None = None,
+    idempotent: bool = False,
 ) -> ProduceReport:
     """Send payloads as-is (the worker validates), keyed by event_id.
 
@@ -127,6 +177,7 @@ async def produce(
         max_batch_size=256 * 1024,
         acks="all",
         max_request_size=8 * 1024 * 1024,
+        enable_idempotence=idempotent,
         **client_options(security),
     )
     try:

@@ -11,7 +11,7 @@ import orjson
 
 from pipeline.config import Settings
 from pipeline.errors import LeaklineError
-from pipeline.kafka_io import ProduceReport, ensure_topics, produce
+from pipeline.kafka_io import ProduceReport, ensure_topics, produce, resolve_idempotence
 from pipeline.progress import progress_bar
 
 
@@ -51,11 +51,20 @@ def send_payloads(
             [settings.topics.events, settings.topics.dlq, settings.topics.samples, topic],
             settings.partitions,
             timeout_s=settings.connect_timeout_s,
+            security=settings.security,
+        )
+        idempotent = await resolve_idempotence(
+            settings.idempotence, settings.bootstrap, settings.security
         )
         with progress_bar() as bar:
             task = bar.add_task(f"{label} → {topic}", total=total)
             return await produce(
-                settings.bootstrap, topic, payloads, on_sent=lambda n: bar.advance(task, n)
+                settings.bootstrap,
+                topic,
+                payloads,
+                on_sent=lambda n: bar.advance(task, n),
+                security=settings.security,
+                idempotent=idempotent,
             )
 
     return asyncio.run(run())

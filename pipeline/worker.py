@@ -30,7 +30,7 @@ from pipeline.config import KafkaSecurity, Settings
 from pipeline.dlq import Ledger, recorded_sources
 from pipeline.errors import LeaklineError
 from pipeline.faust_transport import BatchRoute, LeaklineApp
-from pipeline.kafka_io import ensure_topics, ssl_context
+from pipeline.kafka_io import ensure_topics, resolve_idempotence, ssl_context
 from pipeline.live import StatsRecord, batch_stats
 from pipeline.metrics import WorkerMetrics
 from pipeline.offload import BatchConfig, ChildProcessor, InlineProcessor
@@ -60,7 +60,7 @@ def faust_credentials(security: KafkaSecurity) -> Any:
     return faust.SSLCredentials(context)
 
 
-def build_app(settings: Settings) -> faust.App:
+def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.App:
     settings.faust_datadir.mkdir(parents=True, exist_ok=True)
     app = LeaklineApp(
         settings.app_id,
@@ -89,6 +89,7 @@ def build_app(settings: Settings) -> faust.App:
         broker_credentials=faust_credentials(settings.security),
         stream_buffer_maxsize=max(4096, settings.batch_size * 2),
     )
+    app.idempotent_producer = idempotent_producer  # read when the producer starts
     events_topic = app.topic(settings.topics.events, value_serializer="raw", key_serializer="raw")
     dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
@@ -392,7 +393,10 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     prepare(settings, loop)
-    app = build_app(settings)
+    idempotent = loop.run_until_complete(
+        resolve_idempotence(settings.idempotence, settings.bootstrap, settings.security)
+    )
+    app = build_app(settings, idempotent_producer=idempotent)
     log.info(
         "leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir
     )
