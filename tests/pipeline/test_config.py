@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
+from pipeline.broker import EmbeddedBroker
 from pipeline.config import KafkaSecurity, from_env, security_from_env
 from pipeline.errors import LeaklineError
 from pipeline.kafka_io import client_options
@@ -68,3 +73,31 @@ def test_incomplete_security_settings_say_what_to_do(
     with pytest.raises(LeaklineError, match=message) as info:
         security_from_env(**kwargs)
     assert info.value.hint
+
+
+def test_replay_talks_tls_when_told_to(broker: EmbeddedBroker, tmp_path: Path) -> None:
+    """Tansu listens in plaintext: a replay told to use TLS must fail to connect, never
+    fall back to sending the events in the clear."""
+    source = tmp_path / "events.jsonl"
+    source.write_bytes(b'{"event_id": "tls-1"}\n')
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "replay",
+            str(source),
+            "--bootstrap",
+            broker.bootstrap,
+            "--security-protocol",
+            "SSL",
+            "--connect-timeout",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0, result.stderr[-2000:]
+    assert "cannot reach Kafka" in result.stderr and "Traceback" not in result.stderr
+    assert "replayed 1 events" not in result.stderr
