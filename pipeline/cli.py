@@ -192,6 +192,31 @@ def cmd_rates(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_dlq(args: argparse.Namespace) -> int:
+    import asyncio
+
+    import orjson
+
+    from pipeline.dead_letters import collect, summarise, summary_text
+
+    settings = _settings(args)
+    topic = args.topic or settings.topics.dlq
+    letters = asyncio.run(
+        collect(settings.bootstrap, topic, tail=args.last, security=settings.security)
+    )
+    summary = summarise(letters, topic)
+    if args.out:
+        with Path(args.out).open("wb") as out:
+            for letter in summary.newest:
+                out.write(orjson.dumps(letter.to_json()) + b"\n")
+        print(f"wrote {summary.letters} dead letters to {args.out}", file=sys.stderr)
+    if args.format == "json":
+        print(orjson.dumps(summary.to_json(args.show or 0), option=orjson.OPT_INDENT_2).decode())
+    else:
+        sys.stdout.write(summary_text(summary, args.show or 0))
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from pipeline.demo import run_demo
 
@@ -433,6 +458,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--since", metavar="TIME", help="only events at or after this RFC 3339 time")
     p.add_argument("--until", metavar="TIME", help="only events before this RFC 3339 time")
     p.add_argument("--api", choices=["chat.completions", "responses", "messages"])
+
+    p = add(
+        "dlq",
+        cmd_dlq,
+        "what the dead-letter topic holds, by kind of reason",
+        "Read gateway.events.dlq and count its dead letters by kind of reason (not valid JSON,\n"
+        "schema violation at a field, event too large, internal error), each source event\n"
+        "once however many copies the topic holds. --show prints the newest payloads (raw:\n"
+        "dead letters are not redacted); --out writes one JSON line per dead letter (source,\n"
+        "reason, time, payload); `jq -r .payload FILE` gives the raw lines back, to fix and\n"
+        "send again with `leakline replay`.",
+    )
+    _add_bootstrap(p)
+    p.add_argument("--topic", help="dead-letter topic (default: gateway.events.dlq)")
+    p.add_argument(
+        "--last",
+        type=positive_int,
+        metavar="N",
+        help="only the newest N records of each partition (default: all)",
+    )
+    p.add_argument(
+        "--show", type=positive_int, metavar="N", help="print the newest N dead letters too"
+    )
+    p.add_argument("--out", metavar="FILE", help="write the dead letters as JSON lines")
+    p.add_argument("--format", default="table", choices=["table", "json"])
 
     from pipeline.diagnose import add_parser as add_diagnose
 

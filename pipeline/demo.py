@@ -221,6 +221,8 @@ def run_demo(
             rows = query_rates(con, ["engine.name", "engine.version", "model.name"])
         print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
         print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
+        if keep_running or broker is None:  # the broker outlives this command
+            print(f"  see why: leakline dlq --bootstrap {bootstrap}")
         print(f"DuckDB file: {db_path(data_dir)}")
         print(f'  try: duckdb {db_path(data_dir)} "from leak_rates"')
         print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")

@@ -170,7 +170,21 @@ def test_no_command_prints_help() -> None:
     assert result.returncode == 2 and "leakline demo" in result.stderr
 
 
-@pytest.mark.parametrize("command", ["detect", "worker", "replay", "simulate", "rates", "demo"])
+def _commands() -> list[str]:
+    import argparse
+
+    from pipeline.cli import build_parser
+
+    parser = build_parser()
+    return [
+        name
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for name in action.choices
+    ]
+
+
+@pytest.mark.parametrize("command", _commands())
 def test_every_command_has_help(command: str) -> None:
     result = leakline(command, "--help")
     assert result.returncode == 0 and "usage: leakline " + command in result.stdout
