@@ -58,8 +58,12 @@ def ensure_chromium() -> None:
         subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
+CODE = ("pipeline", "detectors", "models", "tests", "benchmarks")
+
+
 def lint() -> None:
-    sh(BIN / "ruff", "check", "pipeline", "detectors", "models", "tests")
+    sh(BIN / "ruff", "check", *CODE)
+    sh(BIN / "ruff", "format", "--check", *CODE)
     sh(BIN / "mypy", "pipeline", "detectors", "models")
 
 

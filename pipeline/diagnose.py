@@ -1010,7 +1010,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``diagnose`` on the ``leakline`` sub-command parsers."""
-    register(subparsers, "diagnose", "which layer the stored leaks point at, and the fix to try", DESCRIPTION, _configure)
+    register(
+        subparsers,
+        "diagnose",
+        "which layer the stored leaks point at, and the fix to try",
+        DESCRIPTION,
+        _configure,
+    )
 
 
 def cmd_diagnose(args: argparse.Namespace) -> int:

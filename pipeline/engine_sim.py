@@ -76,7 +76,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``engine-sim`` on the ``leakline`` sub-command parsers."""
-    register(subparsers, "engine-sim", "TEST DOUBLE of an OpenAI-compatible engine that fakes its failure modes", DESCRIPTION, _configure)
+    register(
+        subparsers,
+        "engine-sim",
+        "TEST DOUBLE of an OpenAI-compatible engine that fakes its failure modes",
+        DESCRIPTION,
+        _configure,
+    )
 
 
 def cmd_engine_sim(args: argparse.Namespace) -> int:

@@ -825,7 +825,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``export`` on the ``leakline`` sub-command parsers."""
-    register(subparsers, "export", "labeled samples as training data (JSONL + Parquet) and regression cases", DESCRIPTION, _configure)
+    register(
+        subparsers,
+        "export",
+        "labeled samples as training data (JSONL + Parquet) and regression cases",
+        DESCRIPTION,
+        _configure,
+    )
 
 
 def filter_from_args(args: argparse.Namespace) -> ExportFilter:

@@ -392,7 +392,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``gate`` on the ``leakline`` sub-command parsers."""
-    register(subparsers, "gate", "replay the regression set against a candidate engine; exit 1 on a leak regression", DESCRIPTION, _configure)
+    register(
+        subparsers,
+        "gate",
+        "replay the regression set against a candidate engine; exit 1 on a leak regression",
+        DESCRIPTION,
+        _configure,
+    )
 
 
 def cmd_gate(args: argparse.Namespace) -> int:

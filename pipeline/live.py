@@ -115,9 +115,7 @@ def batch_stats(result: BatchResult, worker_id: str, now: datetime) -> list[Stat
         for label in cols["labels"][i]:
             counts["labels"][label] = counts["labels"].get(label, 0) + 1
     if result.dead_letters:
-        per_key.setdefault(UNKNOWN_KEY, empty_counts())["dead_lettered"] += len(
-            result.dead_letters
-        )
+        per_key.setdefault(UNKNOWN_KEY, empty_counts())["dead_lettered"] += len(result.dead_letters)
     ts = rfc3339(now)
     return [StatsRecord(key, worker_id, ts, counts) for key, counts in sorted(per_key.items())]
 
@@ -135,7 +133,9 @@ def parse_stats(value: Any) -> StatsRecord | None:
     if not isinstance(dims, dict):
         return None
     counts = add_counts(None, value)
-    return StatsRecord(version_key(dims), str(value.get("worker_id", "")), str(value.get("ts")), counts)
+    return StatsRecord(
+        version_key(dims), str(value.get("worker_id", "")), str(value.get("ts")), counts
+    )
 
 
 # ---------------------------------------------------------------- windows over buckets
@@ -165,7 +165,9 @@ def buckets_from_items(items: Iterable[tuple[Any, Any]]) -> dict[str, dict[float
     return out
 
 
-def window_totals(buckets: Buckets, now: float, window_s: int, size: int = BUCKET_S) -> dict[str, Counts]:
+def window_totals(
+    buckets: Buckets, now: float, window_s: int, size: int = BUCKET_S
+) -> dict[str, Counts]:
     """Per key, the sum of the buckets that overlap ``[now - window_s, now]``.
 
     The current (partial) bucket counts; the oldest bucket is dropped once it lies
@@ -345,7 +347,9 @@ class SampleRing:
         self.seen += 1
         return True
 
-    def matching(self, label: str | None = None, key: str | None = None) -> Iterator[dict[str, Any]]:
+    def matching(
+        self, label: str | None = None, key: str | None = None
+    ) -> Iterator[dict[str, Any]]:
         for item in reversed(self.items):  # newest first
             if label and label not in item["labels"]:
                 continue

@@ -56,7 +56,9 @@ class WorkerMetrics:
             "leakline_events", "Valid events processed", VERSION_LABELS, registry=r
         )
         self.leaking = Counter(
-            "leakline_leaking_events", "Events with at least one leak label", VERSION_LABELS,
+            "leakline_leaking_events",
+            "Events with at least one leak label",
+            VERSION_LABELS,
             registry=r,
         )
         self.leaks = Counter(

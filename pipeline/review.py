@@ -353,7 +353,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: Any) -> None:
     """Register ``review`` on the ``leakline`` sub-command parsers."""
-    register(subparsers, "review", "confirm or correct labels (interactive, or --accept/--set/--list)", DESCRIPTION, _configure)
+    register(
+        subparsers,
+        "review",
+        "confirm or correct labels (interactive, or --accept/--set/--list)",
+        DESCRIPTION,
+        _configure,
+    )
 
 
 def _reviewer(args: argparse.Namespace) -> str:

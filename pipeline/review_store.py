@@ -51,7 +51,6 @@ def ensure_review_placeholder(data_dir: Path) -> None:
         atomic_write(REVIEW_SCHEMA.empty_table(), target)
 
 
-
 class UnknownLabelError(LeaklineError):
     pass
 

@@ -98,7 +98,6 @@ _PLAIN_FIELDS = (
 )
 
 
-
 @dataclass(frozen=True, slots=True)
 class Origin:
     """Where a record came from; offsets make redeliveries recognisable."""

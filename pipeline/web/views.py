@@ -168,7 +168,13 @@ def install(app: web.Application, state: LiveState) -> None:
     cache: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def cached(kind: str, request: web.Request, build: Callable[[], dict[str, Any]]) -> Any:
-        key = (kind, state.stats_applied, state.ring.seen, request.query_string, int(time.time() // 2))
+        key = (
+            kind,
+            state.stats_applied,
+            state.ring.seen,
+            request.query_string,
+            int(time.time() // 2),
+        )
         if key not in cache:
             if len(cache) > 64:
                 cache.clear()
@@ -219,9 +225,7 @@ def install(app: web.Application, state: LiveState) -> None:
         if state.lag is not None:
             with contextlib.suppress(Exception):  # a scrape never fails on a rebalance
                 state.metrics.set_lag(await state.lag())
-        return web.Response(
-            body=state.metrics.render(), headers={"Content-Type": CONTENT_TYPE}
-        )
+        return web.Response(body=state.metrics.render(), headers={"Content-Type": CONTENT_TYPE})
 
     async def on_shutdown(_: web.Application) -> None:
         state.closing.set()

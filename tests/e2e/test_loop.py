@@ -71,8 +71,16 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
         assert done.returncode == 0, done.stderr
         # one case per version and label set keeps the gate runs below short
         done = leakline(
-            "export", "--data-dir", data, "--out", tmp_path / "export-cases",
-            "--regression", cases, "--per-version-cap", "1", "--quiet",
+            "export",
+            "--data-dir",
+            data,
+            "--out",
+            tmp_path / "export-cases",
+            "--regression",
+            cases,
+            "--per-version-cap",
+            "1",
+            "--quiet",
         )
         assert done.returncode == 0, done.stderr
         manifest = json.loads((export_dir / "manifest.json").read_text())
@@ -85,22 +93,36 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
         leaks = [x for x in lines if x["labels"]]
         confirm, correct = leaks[0]["event_id"], leaks[1]["event_id"]
         done = leakline(
-            "review", "--data-dir", data, "--accept", confirm, "--set", f"{correct}=",
-            "--reviewer", "loop-test",
+            "review",
+            "--data-dir",
+            data,
+            "--accept",
+            confirm,
+            "--set",
+            f"{correct}=",
+            "--reviewer",
+            "loop-test",
         )
         assert done.returncode == 0, done.stderr
         done = leakline("export", "--data-dir", data, "--out", tmp_path / "export2", "--quiet")
         assert done.returncode == 0, done.stderr
         reviewed = {
             x["event_id"]: x
-            for x in map(json.loads, (tmp_path / "export2" / "samples.jsonl").read_text().splitlines())
+            for x in map(
+                json.loads, (tmp_path / "export2" / "samples.jsonl").read_text().splitlines()
+            )
         }
         assert reviewed[confirm]["label_source"] == "reviewed"
         assert reviewed.get(correct, {"labels": []})["labels"] == []  # corrected to clean
 
         # 4. train on the reviewed export plus the project's corpus; it must be promoted
         done = leakline(
-            "train", "--data", tmp_path / "export2", "--with-corpus", "--models-dir", models,
+            "train",
+            "--data",
+            tmp_path / "export2",
+            "--with-corpus",
+            "--models-dir",
+            models,
             timeout=600,
         )
         assert done.returncode == 0, done.stdout + done.stderr
@@ -109,8 +131,7 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
 
         # 5. the running worker picks the new model up without a restart
         later = [
-            {**s.event, "event_id": f"after-{s.event['event_id']}"}
-            for s in simulate(300, seed=202)
+            {**s.event, "event_id": f"after-{s.event['event_id']}"} for s in simulate(300, seed=202)
         ]
         deadline = time.monotonic() + 120
         sent = 0
@@ -135,10 +156,23 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
             ).fetchone()
         # the candidates' rows go into the same store, next to the fleet they are gated on
         done = leakline(
-            "gate", "--regression", cases, "--endpoint", good_url, "--model", "sim-good",
-            "--engine-name", "engine-sim", "--engine-version", "good-1",
-            "--data-dir", data, "--report", tmp_path / "good.json",
-            "--baseline-version", f"engine.version={fleet_version}",
+            "gate",
+            "--regression",
+            cases,
+            "--endpoint",
+            good_url,
+            "--model",
+            "sim-good",
+            "--engine-name",
+            "engine-sim",
+            "--engine-version",
+            "good-1",
+            "--data-dir",
+            data,
+            "--report",
+            tmp_path / "good.json",
+            "--baseline-version",
+            f"engine.version={fleet_version}",
             timeout=900,
         )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
@@ -148,10 +182,23 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
         leaky, leaky_url = spawn_engine_sim("leaky", log_path=tmp_path / "sim-leaky.log")
         sim_procs.append(leaky)
         done = leakline(
-            "gate", "--regression", cases, "--endpoint", leaky_url, "--model", "sim-leaky",
-            "--engine-name", "engine-sim", "--engine-version", "leaky-2",
-            "--data-dir", data, "--report", tmp_path / "leaky.json",
-            "--baseline-version", "engine.version=good-1",
+            "gate",
+            "--regression",
+            cases,
+            "--endpoint",
+            leaky_url,
+            "--model",
+            "sim-leaky",
+            "--engine-name",
+            "engine-sim",
+            "--engine-version",
+            "leaky-2",
+            "--data-dir",
+            data,
+            "--report",
+            tmp_path / "leaky.json",
+            "--baseline-version",
+            "engine.version=good-1",
             timeout=900,
         )
         assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
@@ -162,4 +209,3 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
             stop_process(proc)
         code = worker.stop()
     assert code == 0, worker.log_text()[-3000:]
-

@@ -56,7 +56,12 @@ class KnownTraffic:
         # in a thread of its own: Playwright's sync API keeps an event loop in this one
         with ThreadPoolExecutor(1) as pool:
             report = pool.submit(
-                send_payloads, settings, iter(self.payloads), len(self.payloads), None, "test traffic"
+                send_payloads,
+                settings,
+                iter(self.payloads),
+                len(self.payloads),
+                None,
+                "test traffic",
             ).result(timeout=120)
         assert not report.failed
 

@@ -18,7 +18,9 @@ from leakline_testkit import spawn_worker
 
 pytestmark = pytest.mark.slow
 
-ARTIFACTS = Path(os.environ.get("LEAKLINE_TEST_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("LEAKLINE_TEST_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts")
+)
 CHROMIUM = "/usr/bin/chromium"
 
 
@@ -102,9 +104,7 @@ def test_dashboard_updates_live_highlights_and_filters(broker, tmp_path, web_por
             # version filter: totals, rows and samples narrow to the chosen version
             page.select_option("#f-version", busiest)
             expect(page.locator("#total-5m")).to_have_text(f"{busiest_n:,}", timeout=30_000)
-            expect(page.locator("#leaking-5m")).to_have_text(
-                f"{known.leaking_per_key[busiest]:,}"
-            )
+            expect(page.locator("#leaking-5m")).to_have_text(f"{known.leaking_per_key[busiest]:,}")
             expect(page.locator("#versions tbody tr")).to_have_count(1)
             keys = page.locator("#samples article.sample").evaluate_all(
                 "els => els.map(e => e.dataset.key)"

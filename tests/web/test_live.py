@@ -33,10 +33,10 @@ NOW = datetime(2026, 11, 29, 12, 0, 30, tzinfo=UTC)
 def _batch(count: int = 120, bad: int = 3):
     events = [s.event for s in simulate(count, seed=5, mix=Mix(leak_ratio=0.4))]
     payloads = [orjson.dumps(e) for e in events] + malformed_payloads(bad, seed=5)
-    records = [
-        RawRecord(None, p, Origin("gateway.events", 0, i)) for i, p in enumerate(payloads)
-    ]
-    return events, process_batch(records, worker_id="w1", clean_text_rate=0.0, max_event_bytes=1 << 22)
+    records = [RawRecord(None, p, Origin("gateway.events", 0, i)) for i, p in enumerate(payloads)]
+    return events, process_batch(
+        records, worker_id="w1", clean_text_rate=0.0, max_event_bytes=1 << 22
+    )
 
 
 def test_batch_stats_counts_every_version_key_once() -> None:
@@ -69,7 +69,16 @@ def test_record_follows_contract_3() -> None:
     key, value = record.encode()
     body = orjson.loads(value)
     assert key.decode() == record.key and key.decode().count("|") == 5
-    assert set(body) == {"v", "worker_id", "ts", "dims", "total", "leaking", "labels", "dead_lettered"}
+    assert set(body) == {
+        "v",
+        "worker_id",
+        "ts",
+        "dims",
+        "total",
+        "leaking",
+        "labels",
+        "dead_lettered",
+    }
     assert body["v"] == 1 and body["worker_id"] == "w1" and body["ts"] == "2026-11-29T12:00:30Z"
     assert version_key(body["dims"]) == record.key
     back = parse_stats(value)
@@ -144,7 +153,7 @@ def test_add_counts_does_not_mutate() -> None:
 
 
 def test_highlight_marks_spans_and_keeps_text_inert() -> None:
-    text = 'ok <script>alert(1)</script> </think> tail'
+    text = "ok <script>alert(1)</script> </think> tail"
     start = text.index("</think>")
     segments = highlight(text, [[start, start + 8], [start + 2, start + 5], [-5, 1], [90, 99]])
     assert "".join(s["text"] for s in segments) == text

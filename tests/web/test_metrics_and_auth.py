@@ -62,7 +62,9 @@ def test_version_label_sets_are_capped() -> None:
     m.observe_batch([_rec(f"e|v{i}|m|t|r|p", 1, 1, preamble=1) for i in range(10)])
     text = m.render().decode()
     assert text.count("leakline_events_total{") == 4  # three kept + "other"
-    other = dict.fromkeys(("engine", "engine_version", "model", "reasoning_parser", "tool_call_parser"), OTHER)
+    other = dict.fromkeys(
+        ("engine", "engine_version", "model", "reasoning_parser", "tool_call_parser"), OTHER
+    )
     assert m.registry.get_sample_value("leakline_events_total", other) == 7
     assert m.registry.get_sample_value("leakline_version_sets_overflow_total") == 7
 
@@ -81,9 +83,23 @@ def test_exposure_rules() -> None:
 def test_exposed_worker_without_token_refuses_to_start() -> None:
     # no broker at this address: the check must fire before any connection attempt
     proc = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "worker", "--bootstrap", "127.0.0.1:1",
-         "--web", "--web-host", "0.0.0.0", "--data-dir", "/nonexistent/leakline"],
-        capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin"},
+        [
+            sys.executable,
+            "-m",
+            "pipeline.cli",
+            "worker",
+            "--bootstrap",
+            "127.0.0.1:1",
+            "--web",
+            "--web-host",
+            "0.0.0.0",
+            "--data-dir",
+            "/nonexistent/leakline",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin"},
     )
     assert proc.returncode == 2, proc.stderr
     assert "without a token" in proc.stderr and "LEAKLINE_WEB_TOKEN" in proc.stderr
@@ -100,7 +116,9 @@ async def _serve(app: web.Application) -> tuple[web.AppRunner, str]:
 
 
 def test_every_route_needs_the_token() -> None:
-    state = LiveState(buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id="w")
+    state = LiveState(
+        buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id="w"
+    )
 
     async def run() -> None:
         app = web.Application(middlewares=[token_middleware(TOKEN)])
@@ -108,14 +126,23 @@ def test_every_route_needs_the_token() -> None:
         runner, base = await _serve(app)
         try:
             async with aiohttp.ClientSession() as http:
-                paths = ["/dashboard", "/dashboard/api/overview", "/dashboard/api/series",
-                         "/dashboard/api/samples", "/metrics"]
+                paths = [
+                    "/dashboard",
+                    "/dashboard/api/overview",
+                    "/dashboard/api/series",
+                    "/dashboard/api/samples",
+                    "/metrics",
+                ]
                 for path in paths:
                     async with http.get(base + path) as r:
                         assert r.status == 401, path
-                    async with http.get(base + path, headers={"Authorization": "Bearer wrong"}) as r:
+                    async with http.get(
+                        base + path, headers={"Authorization": "Bearer wrong"}
+                    ) as r:
                         assert r.status == 401, path
-                    async with http.get(base + path, headers={"Authorization": f"Bearer {TOKEN}"}) as r:
+                    async with http.get(
+                        base + path, headers={"Authorization": f"Bearer {TOKEN}"}
+                    ) as r:
                         assert r.status == 200, path
                     async with http.get(base + path, params={"token": TOKEN}) as r:
                         assert r.status == 200, path
@@ -127,7 +154,9 @@ def test_every_route_needs_the_token() -> None:
                     assert first.startswith(b"retry:")
                     update = await asyncio.wait_for(r.content.readuntil(b"\n\n"), 10)
                     assert update.startswith(b"event: update")
-                async with http.get(base + "/dashboard/api/overview", params={"token": TOKEN, "window": "7d"}) as r:
+                async with http.get(
+                    base + "/dashboard/api/overview", params={"token": TOKEN, "window": "7d"}
+                ) as r:
                     assert r.status == 400
         finally:
             await runner.cleanup()

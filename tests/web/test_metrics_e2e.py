@@ -19,14 +19,18 @@ pytestmark = pytest.mark.slow
 
 def _status(url: str, headers: dict[str, str] | None = None) -> int:
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=5) as r:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers=headers or {}), timeout=5
+        ) as r:
             return r.status
     except urllib.error.HTTPError as exc:
         return exc.code
 
 
 def _scrape(base: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
-    request = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    request = urllib.request.Request(
+        base + "/metrics", headers={"Authorization": f"Bearer {TOKEN}"}
+    )
     with urllib.request.urlopen(request, timeout=5) as response:
         text = response.read().decode()
     out: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
@@ -143,17 +147,20 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
 
     known = known_traffic(count=120, malformed=2, seed=44)
     data = tmp_path / "data"
-    worker = spawn_worker(broker.bootstrap, data, "--web", "--web-port", str(web_port), "--web-token", TOKEN)
+    worker = spawn_worker(
+        broker.bootstrap, data, "--web", "--web-port", str(web_port), "--web-token", TOKEN
+    )
     base = f"http://127.0.0.1:{web_port}"
     try:
         wait_dashboard_ready(base, worker)
         known.send(broker.bootstrap, data)
         wait_stored(worker, known.total)
         deadline = time.monotonic() + 60
-        while (overview := get_json(base + "/dashboard/api/overview"))["totals"]["1h"]["total"] < known.total:
-            assert time.monotonic() < deadline, overview["totals"]
+        overview_url = base + "/dashboard/api/overview"
+        while (last_hour := get_json(overview_url)["totals"]["1h"])["total"] < known.total:
+            assert time.monotonic() < deadline, last_hour
             time.sleep(0.5)
-        before = overview["totals"]["1h"]
+        before = last_hour
         assert before["total"] == known.total and before["leaking"] == known.leaking
         assert before["dead_lettered"] == known.dead
     finally:
@@ -170,11 +177,14 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
             totals[json.loads(key)[0]] += value["total"]
         return +totals
 
-    assert sum(restored_until(len(changelog)).values()) == known.total  # nothing missing on the topic
+    # nothing missing on the topic
+    assert sum(restored_until(len(changelog)).values()) == known.total
     expected = restored_until(reported_end)
 
     port = free_port()
-    worker = spawn_worker(broker.bootstrap, data, "--web", "--web-port", str(port), "--web-token", TOKEN)
+    worker = spawn_worker(
+        broker.bootstrap, data, "--web", "--web-port", str(port), "--web-token", TOKEN
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_dashboard_ready(base, worker)
