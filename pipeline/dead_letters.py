@@ -234,14 +234,20 @@ async def collect(
     letters: list[DeadLetterRecord] = []
     with progress_bar() as bar:
         task = bar.add_task(f"reading {topic}", total=None, visible=progress)
+        expected = 0
+
+        def total(count: int) -> None:
+            nonlocal expected
+            expected = count
+            bar.update(task, total=count)
+
+        def read(count: int) -> None:
+            # Tansu's end offsets can fall short of the last batch (read_dead_letters)
+            bar.update(task, advance=count, total=max(expected, len(letters)))
+
         try:
             async for letter in read_dead_letters(
-                bootstrap,
-                topic,
-                tail=tail,
-                security=security,
-                on_total=lambda n: bar.update(task, total=n),
-                on_read=lambda n: bar.advance(task, n),
+                bootstrap, topic, tail=tail, security=security, on_total=total, on_read=read
             ):
                 letters.append(letter)
         except (KafkaError, OSError) as exc:
