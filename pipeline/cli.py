@@ -10,7 +10,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline import __version__
-from pipeline.command import add_data_dir, non_negative, positive, positive_int, report
+from pipeline.command import (
+    add_data_dir,
+    non_negative,
+    open_output,
+    positive,
+    positive_int,
+    report,
+)
 from pipeline.config import (
     ENV_BOOTSTRAP,
     ENV_DATA_DIR,
@@ -194,6 +201,7 @@ def cmd_rates(args: argparse.Namespace) -> int:
 
 def cmd_dlq(args: argparse.Namespace) -> int:
     import asyncio
+    import contextlib
 
     import orjson
 
@@ -201,19 +209,25 @@ def cmd_dlq(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     topic = args.topic or settings.topics.dlq
-    letters = asyncio.run(
-        collect(settings.bootstrap, topic, tail=args.last, security=settings.security)
-    )
-    summary = summarise(letters, topic)
-    if args.out:
-        with Path(args.out).open("wb") as out:
+    with contextlib.ExitStack() as stack:
+        # opened first: an unwritable --out fails before the topic is read
+        out = stack.enter_context(open_output(args.out)) if args.out else None
+        letters = asyncio.run(
+            collect(settings.bootstrap, topic, tail=args.last, security=settings.security)
+        )
+        summary = summarise(letters, topic)
+        if out is not None:
             for letter in summary.newest:
                 out.write(orjson.dumps(letter.to_json()) + b"\n")
-        print(f"wrote {summary.letters} dead letters to {args.out}", file=sys.stderr)
+            print(f"wrote {summary.letters} dead letters to {args.out}", file=sys.stderr)
+    report_to = sys.stderr if args.out == "-" else sys.stdout  # stdout carries the lines
     if args.format == "json":
-        print(orjson.dumps(summary.to_json(args.show or 0), option=orjson.OPT_INDENT_2).decode())
+        report_to.write(
+            orjson.dumps(summary.to_json(args.show or 0), option=orjson.OPT_INDENT_2).decode()
+            + "\n"
+        )
     else:
-        sys.stdout.write(summary_text(summary, args.show or 0))
+        report_to.write(summary_text(summary, args.show or 0))
     return 0
 
 
@@ -481,7 +495,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--show", type=positive_int, metavar="N", help="print the newest N dead letters too"
     )
-    p.add_argument("--out", metavar="FILE", help="write the dead letters as JSON lines")
+    p.add_argument(
+        "--out",
+        metavar="FILE|-",
+        help="write the dead letters as JSON lines (-: to stdout, the summary to stderr)",
+    )
     p.add_argument("--format", default="table", choices=["table", "json"])
 
     from pipeline.diagnose import add_parser as add_diagnose

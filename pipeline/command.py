@@ -4,10 +4,11 @@ traceback), and running one subcommand on its own as ``python -m pipeline.<modul
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pipeline.config import DEFAULT_DATA_DIR, ENV_DATA_DIR
 from pipeline.errors import LeaklineError
@@ -89,3 +90,21 @@ def positive(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
     return value
+
+
+@contextlib.contextmanager
+def open_output(name: str) -> Iterator[BinaryIO]:
+    """``--out FILE|-`` opened for writing bytes; a path that cannot be written to is a
+    LeaklineError (exit 2 with a hint), not a traceback. ``-`` is stdout."""
+    if name == "-":
+        yield sys.stdout.buffer
+        return
+    try:
+        handle = open(name, "wb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise LeaklineError(
+            f"cannot write {name}: {exc.strerror}",
+            hint="pass a file in an existing, writable directory, or - for stdout",
+        ) from None
+    with handle:
+        yield handle

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import orjson
 
+from pipeline.command import open_output
 from pipeline.config import Settings
 from pipeline.errors import LeaklineError
 from pipeline.kafka_io import ProduceReport, ensure_topics, produce, resolve_idempotence
@@ -91,15 +92,11 @@ def simulate_traffic(
     events = (orjson.dumps(s.event) for s in simulate(count, seed=seed, mix=mix))
     bad = malformed_payloads(malformed, seed=seed) if malformed else []
     if out is not None:
-        handle = sys.stdout.buffer if out == "-" else open(out, "wb")  # noqa: SIM115
-        try:
+        with open_output(out) as handle:
             for payload in events:
                 handle.write(payload + b"\n")
             for payload in bad:
                 handle.write(payload.replace(b"\n", b" ") + b"\n")
-        finally:
-            if handle is not sys.stdout.buffer:
-                handle.close()
         return 0
 
     def everything() -> Iterator[bytes]:

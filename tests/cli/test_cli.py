@@ -155,6 +155,16 @@ def test_rates_reads_data_dir_from_environment(store: Path) -> None:
         pytest.param(["rates", "--format", "xml"], "invalid choice", id="bad_format"),
         pytest.param(["simulate", "--leak-ratio", "2"], "between 0 and 1", id="bad_ratio"),
         pytest.param(["frobnicate"], "invalid choice", id="unknown_command"),
+        pytest.param(
+            ["simulate", "--count", "5", "--out", "/nonexistent/sim.jsonl"],
+            "cannot write /nonexistent/sim.jsonl",
+            id="simulate_unwritable_out",
+        ),
+        pytest.param(
+            ["dlq", "--bootstrap", "127.0.0.1:9", "--out", "/nonexistent/dlq.jsonl"],
+            "cannot write /nonexistent/dlq.jsonl",
+            id="dlq_unwritable_out",
+        ),
     ],
 )
 def test_misuse_prints_help_not_traceback(args: list[str], expected: str, store: Path) -> None:

@@ -171,3 +171,12 @@ def test_cli_without_a_broker_says_what_to_check() -> None:
     assert result.returncode == 2
     assert "cannot read test.dlq" in result.stderr and "hint:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_cli_out_to_stdout_moves_the_summary_to_stderr(published) -> None:
+    bootstrap, letters = published
+    result = _dlq_cli("--bootstrap", bootstrap, "--out", "-")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == len(letters)
+    assert f"dead letters on {DLQ}: {len(letters)}" in result.stderr
