@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pipeline.command import add_data_dir
 from pipeline.errors import LeaklineError
 
 DESCRIPTION = """\
@@ -53,9 +54,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="DIR",
         help="where artifacts and registry.json live (default: DATA_DIR/models)",
     )
-    p.add_argument(
-        "--data-dir", type=Path, metavar="DIR", help="data directory (default: $LEAKLINE_DATA_DIR)"
-    )
+    add_data_dir(p)
     p.add_argument("--force", action="store_true", help="promote even if F1 regresses")
     p.add_argument("--seed", type=int, default=0, help="split and training seed (default: 0)")
     p.set_defaults(func=cmd_train)
