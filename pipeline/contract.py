@@ -7,6 +7,7 @@ with the raw bytes to the dead-letter topic.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -17,6 +18,28 @@ from jsonschema.exceptions import best_match
 
 SCHEMA_RESOURCE = "schemas/gateway_event.v1.json"
 DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024
+
+
+class Rejection(StrEnum):
+    """Why a payload went to the DLQ: the words its reason starts with.
+
+    The names are the ``reason`` label of ``leakline_dead_letters_total`` (lower case),
+    so the label set stays fixed whatever details a reason carries.
+    """
+
+    NOT_JSON = "not valid JSON"
+    NOT_OBJECT = "event must be a JSON object"
+    SCHEMA = "schema violation"
+    TOO_LARGE = "event too large"
+    INTERNAL = "internal error while processing"
+
+
+def rejection_of(reason: str) -> str:
+    """The metric label for a DLQ reason: ``schema``, ``not_json``, …, or ``other``."""
+    for rejection in Rejection:
+        if reason.startswith(rejection.value):
+            return rejection.name.lower()
+    return "other"
 
 
 class ContractError(ValueError):
@@ -123,23 +146,23 @@ def validate_event(event: Any) -> dict[str, Any]:
     if certainly_valid(event):
         return event  # type: ignore[no-any-return]
     if not isinstance(event, dict):
-        raise ContractError(f"event must be a JSON object, got {type(event).__name__}")
+        raise ContractError(f"{Rejection.NOT_OBJECT}, got {type(event).__name__}")
     event_id = event.get("event_id") if isinstance(event.get("event_id"), str) else None
     error = best_match(_validator().iter_errors(event))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        raise ContractError(f"schema violation at {where}: {_short(error.message)}", event_id)
+        raise ContractError(f"{Rejection.SCHEMA} at {where}: {_short(error.message)}", event_id)
     return event
 
 
 def decode_event(raw: bytes, max_bytes: int = DEFAULT_MAX_EVENT_BYTES) -> dict[str, Any]:
     """Decode and validate one payload. Raises ContractError with the reason."""
     if len(raw) > max_bytes:
-        raise ContractError(f"event too large: {len(raw)} bytes > limit {max_bytes}")
+        raise ContractError(f"{Rejection.TOO_LARGE}: {len(raw)} bytes > limit {max_bytes}")
     try:
         event = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise ContractError(f"not valid JSON: {_short(str(exc))}") from None
+        raise ContractError(f"{Rejection.NOT_JSON}: {_short(str(exc))}") from None
     return validate_event(event)
 
 

@@ -2,13 +2,15 @@
 
 Labels (bounded): ``engine``, ``engine_version``, ``model``, ``reasoning_parser``,
 ``tool_call_parser`` on the event counters, plus ``label`` on the leak counter (the ten
-fixed label names). At most ``max_version_sets`` distinct version label sets are kept;
-later ones are counted under ``other`` in every version label, and
+fixed label names) and ``reason`` on the dead-letter counter (``contract.Rejection``).
+At most ``max_version_sets`` distinct version label sets are kept; later ones are
+counted under ``other`` in every version label, and
 ``leakline_version_sets_overflow_total`` says how many events went there.
 """
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterable
 
 from prometheus_client import (
@@ -21,6 +23,7 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from pipeline.contract import rejection_of
 from pipeline.live import OTHER, StatsRecord, dims_of
 
 VERSION_LABELS = ("engine", "engine_version", "model", "reasoning_parser", "tool_call_parser")
@@ -65,7 +68,10 @@ class WorkerMetrics:
             "leakline_leaks", "Events per leak label", (*VERSION_LABELS, "label"), registry=r
         )
         self.dead_letters = Counter(
-            "leakline_dead_letters", "Payloads sent to the dead-letter topic", registry=r
+            "leakline_dead_letters",
+            "Payloads sent to the dead-letter topic, by kind of reason",
+            ("reason",),
+            registry=r,
         )
         self.overflow = Counter(
             "leakline_version_sets_overflow",
@@ -86,12 +92,15 @@ class WorkerMetrics:
             registry=r,
         )
 
-    def observe_batch(self, records: Iterable[StatsRecord]) -> None:
+    def observe_batch(
+        self, records: Iterable[StatsRecord], dead_letter_reasons: Iterable[str] = ()
+    ) -> None:
         self.batches.inc()
+        # a fixed label set (contract.Rejection), whatever details the reasons carry
+        for rejection, n in collections.Counter(map(rejection_of, dead_letter_reasons)).items():
+            self.dead_letters.labels(rejection).inc(n)
         for record in records:
             counts = record.counts
-            if counts["dead_lettered"]:
-                self.dead_letters.inc(counts["dead_lettered"])
             if not counts["total"]:
                 continue
             d = dims_of(record.key)

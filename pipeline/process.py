@@ -15,7 +15,7 @@ import orjson
 
 from detectors import Detector, Exchange, Verdict, run_detectors
 from detectors.classifier import OpeningClassifier, classify
-from pipeline.contract import ContractError, decode_event
+from pipeline.contract import ContractError, Rejection, decode_event
 from pipeline.gc_pause import paused_gc
 from pipeline.normalise import normalise
 from pipeline.redact import Redactor, json_safe
@@ -113,7 +113,7 @@ def process_batch(
             )
             continue
         except Exception as exc:  # a bug in normalise/detectors must not stop the stream
-            reason = f"internal error while processing: {type(exc).__name__}: {exc}"[:500]
+            reason = f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}"[:500]
             result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
             continue
         decoded.append((record, event, exchange, verdict))

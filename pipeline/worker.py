@@ -255,7 +255,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
         failpoints.hit("after_publish")
         await write(result)
         failpoints.hit("after_write")
-        metrics.observe_batch(stats)
+        metrics.observe_batch(stats, (dead.reason for dead in result.dead_letters))
         ack = app.consumer.ack
         for message in messages:
             ack(message)

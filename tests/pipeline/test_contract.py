@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.contract import ContractError, decode_event, event_schema
+from pipeline.contract import ContractError, decode_event, event_schema, rejection_of
 
 VALID = b'{"event_id": "a", "api": "chat.completions", "request": {}, "response": {}}'
 
@@ -156,3 +156,23 @@ def test_fast_path_accepts_realistic_traffic() -> None:
     events = [s.event for s in simulate(300, seed=2)]
     assert all(certainly_valid(e) for e in events)
     assert all(_validator().is_valid(e) for e in events)
+
+
+@pytest.mark.parametrize(
+    ("raw", "max_bytes", "label"),
+    [
+        pytest.param(b"{oops", 1000, "not_json", id="not_json"),
+        pytest.param(b"[1, 2]", 1000, "not_object", id="not_object"),
+        pytest.param(b'{"event_id": "x"}', 1000, "schema", id="schema"),
+        pytest.param(b'{"event_id": "x"}', 5, "too_large", id="too_large"),
+    ],
+)
+def test_every_rejection_has_a_fixed_metric_label(raw: bytes, max_bytes: int, label: str) -> None:
+    with pytest.raises(ContractError) as raised:
+        decode_event(raw, max_bytes=max_bytes)
+    assert rejection_of(raised.value.reason) == label
+
+
+def test_reasons_of_no_known_kind_are_other() -> None:
+    assert rejection_of("something new: details") == "other"
+    assert rejection_of("") == "other"

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from pipeline.config import from_env
+from pipeline.contract import rejection_of
 from pipeline.live import DIMS
 from pipeline.process import RawRecord, process_batch
 from pipeline.rows import Origin
@@ -45,6 +46,7 @@ class KnownTraffic:
     total: int = 0
     leaking: int = 0
     dead: int = 0
+    dead_by_reason: Counter[str] = field(default_factory=Counter)  # metric reason label
     per_key: Counter[str] = field(default_factory=Counter)
     leaking_per_key: Counter[str] = field(default_factory=Counter)
     labels_per_key: dict[str, Counter[str]] = field(default_factory=dict)
@@ -78,7 +80,11 @@ def known_traffic(
         clean_text_rate=0.0,
         max_event_bytes=4 * 1024 * 1024,
     )
-    known = KnownTraffic(payloads, dead=len(result.dead_letters))
+    known = KnownTraffic(
+        payloads,
+        dead=len(result.dead_letters),
+        dead_by_reason=Counter(rejection_of(d.reason) for d in result.dead_letters),
+    )
     cols = result.rows.columns
     for i in range(len(result.rows)):
         key = "|".join(cols[d][i] for d in DIMS)

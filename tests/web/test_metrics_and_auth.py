@@ -31,7 +31,13 @@ def test_metrics_count_by_version_and_label() -> None:
         [
             _rec("vllm|0.31.0|qwen|tpl|qwen3|hermes", 10, 3, preamble=2, boundary_token=1),
             _rec(UNKNOWN_KEY, 0, dead=4),
-        ]
+        ],
+        [
+            "not valid JSON: unexpected end of data",
+            "schema violation at (root): 'ts' is a required property",
+            "schema violation at response: wrong type",
+            "internal error while processing: KeyError: 'x'",
+        ],
     )
     m.observe_batch([_rec("vllm|0.31.0|qwen|other-tpl|qwen3|hermes", 5, 1, preamble=1)])
     labels = {
@@ -46,7 +52,10 @@ def test_metrics_count_by_version_and_label() -> None:
     assert get("leakline_leaking_events_total", labels) == 4
     assert get("leakline_leaks_total", {**labels, "label": "preamble"}) == 3
     assert get("leakline_leaks_total", {**labels, "label": "boundary_token"}) == 1
-    assert get("leakline_dead_letters_total") == 4
+    assert get("leakline_dead_letters_total", {"reason": "schema"}) == 2
+    assert get("leakline_dead_letters_total", {"reason": "not_json"}) == 1
+    assert get("leakline_dead_letters_total", {"reason": "internal"}) == 1
+    assert get("leakline_dead_letters_total", {"reason": "too_large"}) is None
     assert get("leakline_batches_total") == 2
     m.flush.observe(0.02)
     m.set_lag([("gateway.events", 0, 7), ("gateway.events", 1, -1)])
@@ -182,7 +191,7 @@ def test_grafana_dashboard_queries_metrics_that_exist() -> None:
     exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
     used = {name for e in exprs for name in re.findall(r"leakline_[a-z_]+", e)}
     m = WorkerMetrics()
-    m.observe_batch([_rec("vllm|1|m|t|r|p", 2, 1, dead=1, preamble=1)])
+    m.observe_batch([_rec("vllm|1|m|t|r|p", 2, 1, dead=1, preamble=1)], ["event too large: 9"])
     m.flush.observe(0.1)
     m.set_lag([("gateway.events", 0, 1)])
     m.overflow.inc(0)

@@ -94,7 +94,10 @@ def test_metrics_count_known_traffic_behind_the_token(broker, tmp_path, web_port
             k: v for k, v in expected_leaking.items() if v
         }
         assert metrics["leakline_leaks_total"] == dict(expected_labels)
-        assert metrics["leakline_dead_letters_total"][()] == known.dead == 6
+        dead = metrics["leakline_dead_letters_total"]
+        assert {dict(k)["reason"]: v for k, v in dead.items()} == dict(known.dead_by_reason)
+        assert sum(dead.values()) == known.dead == 6
+        assert len(known.dead_by_reason) >= 2  # the malformed payloads differ in kind
         assert metrics["leakline_sink_flush_seconds_count"][()] >= 1
         lags = metrics.get("leakline_consumer_lag", {})
         assert lags and all(v >= 0 for v in lags.values())
