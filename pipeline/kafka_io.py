@@ -52,14 +52,17 @@ async def ensure_topics(
     security: KafkaSecurity | None = None,
 ) -> None:
     """Create topics that do not exist yet; waits for the broker with backoff."""
-    deadline = asyncio.get_running_loop().time() + timeout_s
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
     delay = 0.2
     while True:
         admin = AIOKafkaAdminClient(
             bootstrap_servers=bootstrap, request_timeout_ms=10000, **client_options(security)
         )
         try:
-            await admin.start()
+            # an attempt can hang (a TLS handshake with a plaintext listener waits for the
+            # 10 s request timeout): never past the deadline
+            await asyncio.wait_for(admin.start(), max(0.5, deadline - loop.time()))
             existing = set(await admin.list_topics())
             missing = [
                 NewTopic(name, num_partitions=partitions, replication_factor=1)
@@ -70,15 +73,16 @@ async def ensure_topics(
                 with contextlib.suppress(TopicAlreadyExistsError):  # another worker won the race
                     await admin.create_topics(missing)
             return
-        except (KafkaConnectionError, KafkaError, OSError) as exc:
-            if asyncio.get_running_loop().time() + delay > deadline:
+        except (KafkaConnectionError, KafkaError, OSError, TimeoutError) as exc:
+            why = str(exc) or "no answer in time (TLS or SASL settings that do not match?)"
+            if loop.time() + delay > deadline:
                 raise BrokerError(
-                    f"cannot reach Kafka at {bootstrap}: {exc}",
+                    f"cannot reach Kafka at {bootstrap}: {why}",
                     hint="check --bootstrap / $LEAKLINE_BOOTSTRAP, or run `leakline demo` "
                     "for the embedded broker",
                 ) from exc
             log.warning(
-                "Kafka at %s not reachable yet (%s); retrying in %.1fs", bootstrap, exc, delay
+                "Kafka at %s not reachable yet (%s); retrying in %.1fs", bootstrap, why, delay
             )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)

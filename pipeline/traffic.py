@@ -17,16 +17,15 @@ from pipeline.progress import progress_bar
 
 
 def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
+    """The non-blank lines of FILE (or stdin for -), and how many there are if known."""
     if name == "-":
         return (line.rstrip(b"\r\n") for line in sys.stdin.buffer if line.strip()), None
     path = Path(name)
-    if not path.is_file():
+    if not path.exists() or path.is_dir():
         raise LeaklineError(
             f"cannot read {name}: no such file",
             hint="pass an existing JSONL file, or - to read stdin",
         )
-    with path.open("rb") as handle:
-        total = sum(1 for line in handle if line.strip())
 
     def gen() -> Iterator[bytes]:
         with path.open("rb") as handle:
@@ -34,6 +33,10 @@ def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
                 if line.strip():
                     yield line.rstrip(b"\r\n")
 
+    if not path.is_file():  # a pipe or device (/dev/stdin, <(...)): read once, no total
+        return gen(), None
+    with path.open("rb") as handle:
+        total = sum(1 for line in handle if line.strip())
     return gen(), total
 
 

@@ -224,6 +224,17 @@ def test_replay_produces_every_line(broker, tmp_path: Path) -> None:
     assert {r.key for r in records} == {b"t1", b"c1", None}
 
 
+@pytest.mark.parametrize("source", ["-", "/dev/stdin"])
+def test_replay_reads_a_pipe(broker, source: str) -> None:
+    # `-` and a path that is not a regular file (/dev/stdin, <(zcat ...)) are read once
+    lines = orjson.dumps(THINK) + b"\n" + orjson.dumps(CLEAN) + b"\n"
+    result = leakline("replay", source, "--bootstrap", broker.bootstrap, stdin=lines)
+    assert result.returncode == 0, result.stderr
+    assert "replayed 2 events" in result.stderr
+    records = read_topic(broker.bootstrap, "gateway.events")
+    assert sorted(r.key for r in records) == [b"c1", b"t1"]
+
+
 def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
     from pipeline.broker import free_port
 
