@@ -62,7 +62,7 @@ from pipeline.compact import compact  # noqa: E402
 from pipeline.demo import start_worker, stop_process  # noqa: E402
 from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
 from pipeline.process import RawRecord, process_batch  # noqa: E402
-from pipeline.procinfo import tree_rss_mib  # noqa: E402
+from pipeline.procinfo import tree_cpu_seconds, tree_rss_mib  # noqa: E402
 from pipeline.redact import Redactor  # noqa: E402
 from pipeline.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
 from pipeline.simulate import PRODUCTION_MIX, simulate  # noqa: E402
@@ -185,8 +185,11 @@ def bench_detectors(quick: bool) -> dict[str, Any]:
     }
 
 
-async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> float:
-    """The raw baseline: getmany + process_batch + sink.write, no Faust. Returns events/s."""
+async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> tuple[float, float]:
+    """The raw baseline: getmany + process_batch + sink.write, no Faust.
+
+    Returns events/s, and the CPU µs per event that ``process_batch`` took here.
+    """
     consumer = AIOKafkaConsumer(
         bootstrap_servers=bootstrap,
         enable_auto_commit=False,
@@ -200,7 +203,7 @@ async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> float:
         consumer.assign(tps)
         await consumer.seek_to_beginning(*tps)
         sink, redactor = ParquetSink(data_dir), Redactor.from_spec("default")
-        done, started = 0, time.perf_counter()
+        done, started, batch_cpu = 0, time.perf_counter(), 0.0
         while done < total:
             batch = await consumer.getmany(timeout_ms=1000, max_records=BATCH)
             records = [
@@ -210,6 +213,7 @@ async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> float:
             ]
             if not records:
                 continue
+            cpu0 = time.process_time()
             result = process_batch(
                 records,
                 worker_id="raw-baseline",
@@ -217,9 +221,10 @@ async def _raw_consume(bootstrap: str, total: int, data_dir: Path) -> float:
                 max_event_bytes=MAX_EVENT_BYTES,
                 redactor=redactor,
             )
+            batch_cpu += time.process_time() - cpu0
             sink.write(result.rows.table())
             done += len(records)
-        return done / (time.perf_counter() - started)
+        return done / (time.perf_counter() - started), batch_cpu / done * 1e6
     finally:
         await consumer.stop()
 
@@ -229,18 +234,28 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
     stage = Stage(root, "pipeline")
     try:
         stage.send(events(total, seed=3))
-        raw_rate = asyncio.run(_raw_consume(stage.broker.bootstrap, total, stage.dir / "raw"))
+        raw_rate, batch_cpu_us = asyncio.run(
+            _raw_consume(stage.broker.bootstrap, total, stage.dir / "raw")
+        )
         data_dir = stage.dir / "worker"
         proc = stage.worker(data_dir)
         try:
-            # throughput from the first stored batch to the last: group join and start-up
-            # are not part of a worker's steady state
+            # throughput and CPU from the first stored batch to the last: group join and
+            # start-up (imports, the children loading the classifier) are not part of a
+            # worker's steady state
             wait_for(lambda: stored(data_dir) > 0, 120, "the first batch", proc)
-            t1, c1 = time.perf_counter(), stored(data_dir)
+            t1, c1, cpu1 = time.perf_counter(), stored(data_dir), tree_cpu_seconds(proc.pid)
             wait_for(lambda: stored(data_dir) >= total, 1800, "all events", proc)
             rate = (total - c1) / (time.perf_counter() - t1)
+            cpu2 = tree_cpu_seconds(proc.pid)
         finally:
             stop_process(proc)
+        per_event = 1e6 / (total - c1)
+        main_cpu = (cpu2.get(proc.pid, 0.0) - cpu1.get(proc.pid, 0.0)) * per_event
+        children_cpu = sum(
+            seconds - cpu1.get(pid, 0.0) for pid, seconds in cpu2.items() if pid != proc.pid
+        )
+        children_cpu *= per_event
         build = stage.worker_build()
     finally:
         stage.close()
@@ -250,6 +265,10 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
         "pipeline_events_per_s": round(rate),
         "raw_baseline_events_per_s": round(raw_rate),
         "pipeline_vs_raw_ratio": round(rate / raw_rate, 3),
+        # where a worker's CPU goes, against process_batch alone in the raw baseline
+        "pipeline_main_cpu_us_per_event": round(main_cpu, 1),
+        "pipeline_children_cpu_us_per_event": round(children_cpu, 1),
+        "process_batch_cpu_us_per_event": round(batch_cpu_us, 1),
     }
 
 

@@ -1,12 +1,13 @@
-"""Resident memory of a process and its children, from /proc (Linux).
+"""Resident memory and CPU time of a process and its children, from /proc (Linux).
 
-A worker runs its batch work in a child process (pipeline/offload.py), so the memory a
+A worker runs its batch work in child processes (pipeline/offload.py), so the memory a
 worker costs is the sum over its process tree. Used by the tests and benchmarks that
-watch a worker's memory.
+watch a worker's memory, and by the harness to split a worker's CPU time.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -42,3 +43,25 @@ def tree_rss_mib(pid: int) -> float | None:
         total += rss_kib(child) or 0
         todo += _children(child)
     return total / 1024
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of one process so far; None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU time so far of ``pid`` and of every live descendant, by pid."""
+    out: dict[int, float] = {}
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        seconds = cpu_seconds(current)
+        if seconds is not None:
+            out[current] = seconds
+            todo += _children(current)
+    return out
