@@ -77,7 +77,8 @@ def main(argv: list[str]) -> int:
         ensure_venv("dev")
         ensure_chromium()
         lint()
-        sh(BIN / "python", "-m", "pytest", *(rest or ["-q"]))
+        # the slowest tests are listed at the end, to keep an eye on the CI time
+        sh(BIN / "python", "-m", "pytest", *(rest or ["-q", "--durations=15"]))
     elif task == "lint":
         ensure_venv("dev")
         lint()
