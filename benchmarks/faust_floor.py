@@ -30,10 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.procinfo import cpu_seconds  # noqa: E402
 
 MODES = ("raw", "faust-events", "faust-batches")
 BATCH = 2000
@@ -66,8 +66,7 @@ class Meter:
 
 
 def _cpu() -> float:
-    times = psutil.Process().cpu_times()
-    return float(times.user + times.system)
+    return cpu_seconds(os.getpid()) or 0.0
 
 
 def consume_raw(bootstrap: str, topic: str, meter: Meter) -> None:
