@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -15,6 +16,20 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from detectors import Finding, Layer, Remediation, Source, Verdict
 from pipeline.demo import start_worker, stop_process, stored_event_count
 from pipeline.procinfo import tree_rss_mib
+
+
+def leakline(
+    *args: str, stdin: bytes | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``leakline ARGS`` as a user would (a new process); output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *args],
+        input=stdin.decode() if stdin else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
 
 
 @dataclass

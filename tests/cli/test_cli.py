@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import orjson
 import pytest
-from leakline_testkit import read_topic
+from leakline_testkit import leakline, read_topic
 
 from detectors import run_detectors
 from pipeline.normalise import normalise
 from pipeline.rows import Origin, RowBuilder
 from pipeline.sink import ParquetSink
 from pipeline.store import init_store
-
-
-def leakline(
-    *args: str, stdin: bytes | None = None, env: dict | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
-        input=stdin.decode() if stdin else None,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-
 
 THINK = {
     "event_id": "t1",

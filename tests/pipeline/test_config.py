@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from leakline_testkit import leakline
 
 from pipeline.broker import EmbeddedBroker
 from pipeline.config import KafkaSecurity, from_env, security_from_env
@@ -80,23 +79,15 @@ def test_replay_talks_tls_when_told_to(broker: EmbeddedBroker, tmp_path: Path) -
     fall back to sending the events in the clear."""
     source = tmp_path / "events.jsonl"
     source.write_bytes(b'{"event_id": "tls-1"}\n')
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipeline.cli",
-            "replay",
-            str(source),
-            "--bootstrap",
-            broker.bootstrap,
-            "--security-protocol",
-            "SSL",
-            "--connect-timeout",
-            "3",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = leakline(
+        "replay",
+        str(source),
+        "--bootstrap",
+        broker.bootstrap,
+        "--security-protocol",
+        "SSL",
+        "--connect-timeout",
+        "3",
     )
     assert result.returncode != 0, result.stderr[-2000:]
     assert "cannot reach Kafka" in result.stderr and "Traceback" not in result.stderr

@@ -10,11 +10,11 @@ import asyncio
 import base64
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
+from leakline_testkit import leakline
 
 from pipeline.broker import EmbeddedBroker
 from pipeline.dead_letters import read_dead_letters, summarise
@@ -120,12 +120,7 @@ def test_the_worker_ledger_reads_the_same_sources(published) -> None:
 
 
 def _dlq_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "dlq", "--topic", DLQ, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return leakline("dlq", "--topic", DLQ, *args)
 
 
 def test_cli_json_and_out_file(published, tmp_path: Path) -> None:

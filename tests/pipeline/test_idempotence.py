@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
+from leakline_testkit import leakline
 
 from pipeline.broker import EmbeddedBroker
 from pipeline.config import Settings
@@ -87,22 +86,14 @@ def test_the_worker_producer_asks_for_idempotence_only_when_resolved(
 def test_worker_with_idempotence_on_exits_with_advice_on_tansu(
     broker: EmbeddedBroker, tmp_path: Path
 ) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pipeline.cli",
-            "worker",
-            "--bootstrap",
-            broker.bootstrap,
-            "--data-dir",
-            str(tmp_path / "data"),
-            "--idempotence",
-            "on",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = leakline(
+        "worker",
+        "--bootstrap",
+        broker.bootstrap,
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--idempotence",
+        "on",
     )
     assert result.returncode != 0
     assert "does not support idempotent producers" in result.stderr
