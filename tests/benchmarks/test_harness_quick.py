@@ -40,6 +40,9 @@ def test_harness_quick_writes_every_figure(tmp_path: Path) -> None:
         assert key == "rss_growth_pct" or figures[key] >= 0, key
         assert key in done.stdout  # the table names every figure
     assert figures["pipeline_events_per_s"] > 0 and figures["raw_baseline_events_per_s"] > 0
+    # small batches leave work after the first stored one, so the steady state has a cost
+    assert figures["pipeline_batch_size"] == 250
+    assert figures["pipeline_children_cpu_us_per_event"] > 0
     # the dev install has mypyc, so the run (workers included) used the compiled detectors
     assert figures["_machine"]["detectors_build"] == "compiled"
     assert figures["pipeline_worker_detectors"] == "compiled"
