@@ -688,12 +688,13 @@ def run_export(
     show_progress: bool = True,
 ) -> ExportResult:
     from pipeline.progress import progress_bar
-    from pipeline.store import read_only
+    from pipeline.store import read_only, require_store
 
     if out is None and regression is None:
         raise LeaklineError(
             "nothing to write", hint="pass --out DIR (training data) and/or --regression DIR"
         )
+    require_store(data_dir)  # before a progress bar is drawn for nothing
     bar_or_none: Any = progress_bar() if show_progress else _NoBar()
     with bar_or_none as bar:
         read = bar.add_task("reading the store", total=None)

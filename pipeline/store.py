@@ -309,14 +309,20 @@ def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     return path
 
 
-@contextmanager
-def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+def require_store(data_dir: Path) -> Path:
+    """The store's DuckDB file; a clear error (with what to do) when there is none."""
     path = db_path(data_dir)
     if not path.exists():
         raise StoreError(
             f"no leakline store at {data_dir} (missing {DB_NAME})",
             hint="start a worker with --data-dir pointing here, or run `leakline demo`",
         )
+    return path
+
+
+@contextmanager
+def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    path = require_store(data_dir)
     deadline = time.monotonic() + timeout_s
     while True:
         try:

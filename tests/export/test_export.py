@@ -308,6 +308,7 @@ def test_cli_without_store_or_target_exits_2(
     assert main(["export", "--data-dir", str(tmp_path / "none"), "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "no leakline store" in err and "leakline demo" in err
+    assert "reading the store" not in err  # no progress bar for a store that is not there
     assert main(["export", "--data-dir", str(sim_store)]) == 2
     assert "--out DIR" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
