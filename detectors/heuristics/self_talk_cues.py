@@ -82,8 +82,9 @@ CUES: dict[str, dict[str, list[str]]] = {
     },
     "ko": {
         "opening": [
-            # Plain-style musing ("음, 이 문제는 조금 까다롭다."), not "음, 좋은 질문이에요."
-            r"[음흠][,.…\s]+(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,60}?(?:다|자|지|네|군|까|나)[.!?…]",
+            # Plain-style musing ("음, 이 문제는 조금 까다롭다."), not "음, 좋은 질문이에요." and
+            # not the formal "흠, 그 오류는 보통 권한 문제입니다." (-니다 / -니까 answer the user)
+            r"[음흠][,.…\s]+(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,60}?(?:(?<!니)다|자|지|네|군|(?<!니)까|나)[.!?…]",
             # "사용자가 …를 묻고 있다": narration about the user, not "사용자가 로그인하면…"
             r"사용자(?:가|는|께서)\s?(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,60}?(?:묻고\s?있|물어\s?보고\s?있|물었|원하고\s?있|원한다"
             r"|원하는\s?것\s?같|요청했|요청하고\s?있|질문했|질문하고\s?있|알고\s?싶어\s?하|궁금해\s?하)",
@@ -224,7 +225,7 @@ _NARRATION_CHARS = 600
 
 class SelfTalkCues(DetectorBase):
     id = "self_talk_cues"
-    version = "2"
+    version = "3"  # 3: a formal -니다/-니까 ending after 음/흠 answers the user
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:

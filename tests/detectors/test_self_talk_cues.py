@@ -26,6 +26,7 @@ POSITIVES = [
     pytest.param("사용자가 파이썬 버전을 묻고 있다.", "ko", id="ko_user_asking"),
     pytest.param("사용자가 서울 날씨를 물었습니다. 확인해 보자.", "ko", id="ko_user_asked"),
     pytest.param("음, 이 문제는 조금 까다롭다.", "ko", id="ko_hmm"),
+    pytest.param("흠, 이건 계산이 틀렸네.", "ko", id="ko_hmm_plain_ne"),
     pytest.param("ユーザーは東京の天気について尋ねています。", "ja", id="ja_user_asks"),
     pytest.param("うーん、これは難しい。", "ja", id="ja_hmm"),
     # self-correction, not an exclamation
@@ -102,6 +103,8 @@ NEGATIVES = [
     pytest.param("I need to see your config to help. Could you paste it?", id="asks_for_input"),
     pytest.param("Let me explain how closures work. They capture variables.", id="explain"),
     pytest.param("음, 좋은 질문이에요. 답은 42입니다.", id="ko_hmm_polite"),
+    pytest.param("흠, 그 오류는 보통 권한 문제입니다.", id="ko_hmm_formal_answer"),
+    pytest.param("음, 어떤 운영체제를 쓰고 계십니까?", id="ko_hmm_formal_question"),
     pytest.param("嗯，这个问题很好。答案是肯定的。", id="zh_hmm_conversational"),
     pytest.param("파이썬은 인터프리터 언어이다. 문법이 간단하다.", id="ko_plain_style_docs"),
     pytest.param("確認したところ、在庫はあります。", id="ja_answer"),
