@@ -19,6 +19,8 @@ from pipeline.errors import LeaklineError
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "cases"
 HOLDOUT = Path(__file__).resolve().parent / "data" / "holdout.jsonl"
+# untagged self-talk openings (and answers that sound like it), written after the detectors
+HOLDOUT_UNTAGGED = HOLDOUT.with_name("holdout_untagged.jsonl")
 TEST_SHARE = 0.25
 LANGS = ("en", "ko", "zh", "ja", "other")
 
@@ -168,8 +170,16 @@ def read_holdout(path: Path = HOLDOUT) -> list[Example]:
     for raw in path.read_bytes().splitlines():
         if raw.strip():
             line = orjson.loads(raw)
+            labels = tuple(line["labels"])
             examples.append(
-                Example(line["text"], tuple(line["labels"]), line["lang"], line["id"], "holdout")
+                Example(
+                    line["text"],
+                    labels,
+                    line["lang"],
+                    line["id"],
+                    "holdout",
+                    untagged="reasoning_leak" in labels,  # hold-out sets carry no tagged reasoning
+                )
             )
     return examples
 

@@ -1,8 +1,14 @@
 """Precision / recall / F1 per language, and heuristics vs heuristics + classifier.
 
 ``python -m models.evaluate`` prints the shipped (or ``--models-dir``'s promoted)
-model's figures on the fresh hold-out set ``models/data/holdout.jsonl``: openings the
-heuristics were never tuned on and the classifier never trained on.
+model's figures on the fresh hold-out sets, openings the heuristics were never tuned on
+and the classifier never trained on:
+
+- ``models/data/holdout.jsonl``: preambles and clean answers (the preamble head);
+- ``models/data/holdout_untagged.jsonl``: untagged self-talk openings and answers that
+  sound like it (first person, "Hmm", "Actually"), scored for ``reasoning_leak`` together
+  with every line of the first set as further negatives. One of its negatives exposed a
+  self_talk_cues bug, fixed in v3 before these figures were taken.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import numpy as np
 
 from detectors import Exchange, run_detectors
 from detectors.classifier import OpeningClassifier, classify
-from models.data import HOLDOUT, Example, read_holdout
+from models.data import HOLDOUT, HOLDOUT_UNTAGGED, Example, read_holdout
 
 Metrics = dict[str, dict[str, float]]
 
@@ -108,11 +114,15 @@ def holdout_report(
     if not HOLDOUT.exists():  # an installed wheel without models/data
         return {"set": None, "examples": 0, "preamble": {}}
     examples = read_holdout()
-    return {
+    report: dict[str, Any] = {
         "set": "models/data/holdout.jsonl",
         "examples": len(examples),
         "preamble": tiers_on(model, examples, "preamble", threshold),
     }
+    if HOLDOUT_UNTAGGED.exists():
+        untagged = read_holdout(HOLDOUT_UNTAGGED) + examples
+        report["reasoning_leak"] = tiers_on(model, untagged, "reasoning_leak", threshold)
+    return report
 
 
 def render(report: dict[str, Metrics], title: str) -> str:
@@ -137,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = holdout_report(model, args.threshold)
     name = model.version if model is not None else "no classifier"
     sys.stdout.write(render(report["preamble"], f"hold-out preamble figures ({name})"))
+    if "reasoning_leak" in report:
+        title = f"hold-out untagged reasoning_leak figures ({name})"
+        sys.stdout.write("\n" + render(report["reasoning_leak"], title))
     return 0
 
 

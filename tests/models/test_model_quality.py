@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from models.data import read_corpus, read_holdout, read_texts, split, text_group
-from models.evaluate import head_metrics, tiers_on
+from models.data import (
+    HOLDOUT_UNTAGGED,
+    read_corpus,
+    read_holdout,
+    read_texts,
+    split,
+    text_group,
+)
+from models.evaluate import head_metrics, holdout_report, tiers_on
 from models.registry import SHIPPED_DIR, load_promoted, read_card, read_registry
 
 
@@ -33,15 +40,33 @@ def test_preamble_f1_at_least_0_9_per_language_on_the_held_out_split(shipped) ->
     assert card["metrics"]["preamble"] == figures
 
 
-def test_the_fresh_hold_out_set_was_never_trained_on() -> None:
-    holdout = {text_group(e.text) for e in read_holdout()}
+def test_the_fresh_hold_out_sets_were_never_trained_on() -> None:
+    fresh = read_holdout() + read_holdout(HOLDOUT_UNTAGGED)
+    holdout = {text_group(e.text) for e in fresh}
     trained = {text_group(e.text) for e in read_corpus() + read_texts(0)}
     assert not holdout & trained
     # and no hold-out opening sentence appears verbatim in the training texts
     train_text = "\n".join(e.text for e in read_texts(0))
-    for e in read_holdout():
+    for e in fresh:
         first = e.text.split("\n")[0]
         assert first not in train_text, first
+
+
+def test_untagged_hold_out_measures_self_talk_the_heuristics_miss(shipped) -> None:  # type: ignore[no-untyped-def]
+    untagged = read_holdout(HOLDOUT_UNTAGGED)
+    for lang in ("en", "ko", "zh"):
+        rows = [e for e in untagged if e.lang == lang]
+        assert sum("reasoning_leak" in e.labels for e in rows) >= 30, lang
+        assert sum(not e.labels for e in rows) >= 12, lang
+    report = holdout_report(shipped)["reasoning_leak"]
+    alone = report["heuristics"]
+    # no answer (these negatives plus every line of the preamble set) is called self-talk
+    assert alone["all"]["fp"] == 0, alone["all"]
+    assert alone["all"]["n"] == len(untagged) + len(read_holdout())
+    # most fresh self-talk gets past the cue lists: the gap a reasoning_leak head would fill
+    assert alone["all"]["recall"] < 0.5, alone["all"]
+    if shipped.head("reasoning_leak") is None:  # the shipped model has no such head yet
+        assert report["heuristics+classifier"] == alone
 
 
 def test_classifier_adds_recall_over_the_heuristics_without_hurting_precision(shipped) -> None:  # type: ignore[no-untyped-def]
