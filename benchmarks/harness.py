@@ -127,7 +127,7 @@ class Stage:
         self.logs: list[Path] = []
         asyncio.run(ensure_topics(self.broker.bootstrap, [EVENTS, DLQ, SAMPLES], PARTITIONS, 30.0))
 
-    def worker(self, data_dir: Path, *extra: str) -> Any:
+    def worker(self, data_dir: Path, *extra: str, batch_size: int = BATCH) -> Any:
         log = self.dir / f"worker-{time.monotonic_ns()}.log"
         self.logs.append(log)
         # compaction (measured in the query section) would move rows between files while
@@ -137,7 +137,7 @@ class Stage:
             data_dir,
             log,
             "--batch-size",
-            str(BATCH),
+            str(batch_size),
             "--compact-every",
             "0",
             *WORKER_ARGS,
@@ -243,7 +243,7 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
             _raw_consume(stage.broker.bootstrap, total, stage.dir / "raw", batch_size)
         )
         data_dir = stage.dir / "worker"
-        proc = stage.worker(data_dir, "--batch-size", str(batch_size))  # the last one counts
+        proc = stage.worker(data_dir, batch_size=batch_size)
         try:
             # throughput and CPU from the first stored batch to the last: group join and
             # start-up (imports, the children loading the classifier) are not part of a

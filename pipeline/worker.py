@@ -292,8 +292,8 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             processor.where,
         )
         await processor.start()
-        # tests and operators wait on this line: the batch processes exist from here on
-        log.info("batch processes ready (%s)", processor.where)
+        # tests and operators wait on this line: any batch processes exist from here on
+        log.info("ready for batches (%s)", processor.where)
         finisher = asyncio.ensure_future(finish())
         try:
             async for messages in stream:

@@ -106,7 +106,7 @@ def test_children_exit_when_their_worker_is_killed(broker, tmp_path: Path):
     try:
         deadline = time.monotonic() + 60
         # "agent started" comes before the pool spawns its children; this line after
-        while "batch processes ready" not in worker.log_text():
+        while "ready for batches" not in worker.log_text():
             assert time.monotonic() < deadline, worker.log_text()[-2000:]
             time.sleep(0.2)
         children = psutil.Process(worker.proc.pid).children()
