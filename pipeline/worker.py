@@ -18,7 +18,7 @@ import logging
 import os
 import time
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import faust
 from aiokafka.errors import KafkaError
@@ -39,6 +39,9 @@ from pipeline.redact import Redactor
 from pipeline.rows import Origin
 from pipeline.sink import ParquetSink
 from pipeline.store import init_store
+
+if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
+    from pipeline.web.views import LiveState
 
 log = logging.getLogger("leakline.worker")
 
@@ -95,12 +98,14 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
     stats_topic = app.topic(settings.topics.stats, value_serializer="raw", key_serializer="raw")
     metrics = WorkerMetrics(settings.metrics_max_version_sets)
+    live: LiveState | None = None
     if settings.web_enabled:
         from pipeline.ingest import mount_on_worker
         from pipeline.web import attach
         from pipeline.web.wiring import install_live
 
-        attach(app, install_live(app, settings, metrics), settings.web_token)
+        live = install_live(app, settings, metrics)
+        attach(app, live, settings.web_token)
         mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
     sink = ParquetSink(settings.data_dir)
     if settings.compact_every_s > 0:
@@ -292,8 +297,13 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             processor.where,
         )
         await processor.start()
-        # tests and operators wait on this line: any batch processes exist from here on
+        pause = failpoints.delay("before_ready")  # tests: hold the worker not ready
+        if pause:
+            await asyncio.sleep(pause)
+        # tests and operators wait on this line (and /readyz): batch processes exist now
         log.info("ready for batches (%s)", processor.where)
+        if live is not None:
+            live.ready = True
         finisher = asyncio.ensure_future(finish())
         try:
             async for messages in stream:

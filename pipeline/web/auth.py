@@ -12,6 +12,9 @@ from pipeline.errors import LeaklineError
 
 ENV_WEB_TOKEN = "LEAKLINE_WEB_TOKEN"
 MIN_TOKEN_CHARS = 16
+# Probes answer without the token: orchestrators poll them, and they tell nothing but
+# "alive" / "ready" and the worker id.
+PROBE_PATHS = frozenset({"/healthz", "/readyz"})
 
 
 def is_loopback(host: str) -> bool:
@@ -52,6 +55,8 @@ def token_middleware(token: str) -> Callable[..., Awaitable[web.StreamResponse]]
     async def require_token(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        if request.path in PROBE_PATHS:
+            return await handler(request)
         given = presented_token(request)
         if given is None or not hmac.compare_digest(given.encode(), expected):
             return web.json_response(

@@ -51,6 +51,7 @@ class LiveState:
     stats_partitions: Callable[[], list[int]] = field(default=lambda: [])
     stats_applied: int = 0  # leak.stats records folded into the table
     closing: asyncio.Event = field(default_factory=asyncio.Event)
+    ready: bool = False  # the worker has started what it needs to take batches
 
 
 def _static(name: str) -> str:
@@ -227,6 +228,14 @@ def install(app: web.Application, state: LiveState) -> None:
                 state.metrics.set_lag(await state.lag())
         return web.Response(body=state.metrics.render(), headers={"Content-Type": CONTENT_TYPE})
 
+    async def healthz(request: web.Request) -> web.StreamResponse:
+        return web.json_response({"alive": True, "worker_id": state.worker_id})
+
+    async def readyz(request: web.Request) -> web.StreamResponse:
+        ready = state.ready and not state.closing.is_set()
+        body = {"ready": ready, "worker_id": state.worker_id}
+        return web.json_response(body, status=200 if ready else 503)
+
     async def on_shutdown(_: web.Application) -> None:
         state.closing.set()
 
@@ -237,6 +246,8 @@ def install(app: web.Application, state: LiveState) -> None:
     app.router.add_get("/dashboard/api/samples", api_samples)
     app.router.add_get("/dashboard/api/events", api_events)
     app.router.add_get("/metrics", metrics)
+    app.router.add_get("/healthz", healthz)  # liveness and readiness probes (no token)
+    app.router.add_get("/readyz", readyz)
 
 
 __all__ = ["OTHER", "LiveState", "install", "overview", "page_html", "time_series"]

@@ -173,6 +173,38 @@ def test_every_route_needs_the_token() -> None:
     asyncio.run(run())
 
 
+def test_probes_answer_without_the_token_and_follow_readiness() -> None:
+    state = LiveState(
+        buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id="w-7"
+    )
+
+    async def run() -> None:
+        app = web.Application(middlewares=[token_middleware(TOKEN)])
+        install(app, state)
+        runner, base = await _serve(app)
+        try:
+            async with aiohttp.ClientSession() as http:
+
+                async def probe(path: str) -> tuple[int, dict[str, object]]:
+                    async with http.get(base + path) as r:
+                        return r.status, await r.json()
+
+                assert await probe("/healthz") == (200, {"alive": True, "worker_id": "w-7"})
+                assert await probe("/readyz") == (503, {"ready": False, "worker_id": "w-7"})
+                state.ready = True
+                assert await probe("/readyz") == (200, {"ready": True, "worker_id": "w-7"})
+                state.closing.set()  # shutting down: take no new traffic
+                assert (await probe("/readyz"))[0] == 503
+                # only the two exact paths skip the token
+                for path in ("/healthz/../metrics", "/readyz/x", "/HEALTHZ", "/metrics"):
+                    async with http.get(base + path) as r:
+                        assert r.status == 401, path
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(run())
+
+
 def test_page_is_self_contained() -> None:
     html = page_html()
     assert "/*SCRIPT*/" not in html and "/*STYLE*/" not in html
@@ -204,3 +236,4 @@ def test_grafana_dashboard_queries_metrics_that_exist() -> None:
     assert "credentials_file: /run/secrets/leakline_web_token" in prom
     assert '"--web", "--web-host", "0.0.0.0", "--web-port", "6066"' in compose
     assert "LEAKLINE_WEB_TOKEN: ${LEAKLINE_WEB_TOKEN:?" in compose
+    assert "u.urlopen('http://127.0.0.1:6066/readyz'" in compose  # the worker's healthcheck

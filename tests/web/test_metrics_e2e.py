@@ -204,3 +204,46 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
             assert after["totals"]["1h"] == before
     finally:
         worker.stop()
+
+
+def test_readyz_turns_200_once_the_worker_can_take_batches(broker, tmp_path, web_port) -> None:
+    """/readyz answers 503 (without the token) until the batch processes are up.
+
+    ``before_ready~8`` holds a real worker between starting its batch processes and
+    calling itself ready, so the 503 is seen on a live server, not only in a unit test.
+    """
+    worker = spawn_worker(
+        broker.bootstrap,
+        tmp_path / "data",
+        "--web",
+        "--web-port",
+        str(web_port),
+        "--web-token",
+        TOKEN,
+        env={"LEAKLINE_FAILPOINT": "before_ready~8"},
+    )
+    base = f"http://127.0.0.1:{web_port}"
+    try:
+        statuses: list[int] = []
+        deadline = time.monotonic() + 120
+        while not statuses or statuses[-1] != 200:
+            assert time.monotonic() < deadline, (statuses[-20:], worker.log_text()[-2000:])
+            assert worker.proc.poll() is None, worker.log_text()[-3000:]
+            try:
+                live = _status(base + "/healthz")
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                live = 0  # the web server is not up yet
+            if live == 200:
+                said_ready = "ready for batches" in worker.log_text()  # read before asking
+                ready = _status(base + "/readyz")
+                assert ready == 200 or not said_ready, "logged ready, /readyz said no"
+                statuses.append(ready)
+            time.sleep(0.2)
+        # it was alive and not ready for a while, then ready: and only after the log line
+        print(f"/readyz: {statuses.count(503)} x 503, then 200")
+        assert statuses.count(503) >= 5, statuses
+        assert set(statuses) == {503, 200}
+        assert "ready for batches" in worker.log_text()
+        assert _status(base + "/metrics") == 401  # the probes opened nothing else
+    finally:
+        assert worker.stop() == 0
