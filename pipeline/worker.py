@@ -241,9 +241,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
     async def finish_one(
         messages: list[Message], pending: asyncio.Future[BatchResult], started: float
     ) -> None:
-        pause = failpoints.delay("before_finish")  # backpressure tests: a slow worker
-        if pause:
-            await asyncio.sleep(pause)
+        await failpoints.pause("before_finish")  # backpressure tests: a slow worker
         try:
             result = await pending
         except asyncio.CancelledError:
@@ -297,9 +295,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             processor.where,
         )
         await processor.start()
-        pause = failpoints.delay("before_ready")  # tests: hold the worker not ready
-        if pause:
-            await asyncio.sleep(pause)
+        await failpoints.pause("before_ready")  # tests: hold the worker not ready
         # tests and operators wait on this line (and /readyz): batch processes exist now
         log.info("ready for batches (%s)", processor.where)
         if live is not None:
