@@ -115,7 +115,16 @@ def test_exposed_worker_without_token_refuses_to_start() -> None:
     assert "Traceback" not in proc.stderr
 
 
-async def _serve(app: web.Application) -> tuple[web.AppRunner, str]:
+def _state(worker_id: str = "w") -> LiveState:
+    return LiveState(
+        buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id=worker_id
+    )
+
+
+async def _serve_protected(state: LiveState) -> tuple[web.AppRunner, str]:
+    """The worker's routes behind the token middleware, on a real loopback port."""
+    app = web.Application(middlewares=[token_middleware(TOKEN)])
+    install(app, state)
     runner = web.AppRunner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -125,14 +134,10 @@ async def _serve(app: web.Application) -> tuple[web.AppRunner, str]:
 
 
 def test_every_route_needs_the_token() -> None:
-    state = LiveState(
-        buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id="w"
-    )
+    state = _state()
 
     async def run() -> None:
-        app = web.Application(middlewares=[token_middleware(TOKEN)])
-        install(app, state)
-        runner, base = await _serve(app)
+        runner, base = await _serve_protected(state)
         try:
             async with aiohttp.ClientSession() as http:
                 paths = [
@@ -174,14 +179,10 @@ def test_every_route_needs_the_token() -> None:
 
 
 def test_probes_answer_without_the_token_and_follow_readiness() -> None:
-    state = LiveState(
-        buckets=lambda: {}, ring=SampleRing(5), metrics=WorkerMetrics(), worker_id="w-7"
-    )
+    state = _state("w-7")
 
     async def run() -> None:
-        app = web.Application(middlewares=[token_middleware(TOKEN)])
-        install(app, state)
-        runner, base = await _serve(app)
+        runner, base = await _serve_protected(state)
         try:
             async with aiohttp.ClientSession() as http:
 
