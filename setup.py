@@ -1,7 +1,12 @@
-"""Build hook: ``LEAKLINE_COMPILE=1`` compiles the detectors with mypyc (detectors/native.py).
+"""Build hooks that pyproject.toml cannot express.
 
-Everything else about the package is in pyproject.toml. Without the variable, or for an
-editable install (a stale extension module would shadow edits), the build is pure Python.
+- **The namespace.** The repository keeps ``pipeline/``, ``detectors/`` and ``models/`` at
+  the top; they install as ``leakline.pipeline``, ``leakline.detectors`` and
+  ``leakline.models`` (``package_dir``), beside ``leakline/__init__.py``. Nothing else is
+  installed at the top level of site-packages (``tests/packaging`` checks the wheel).
+- **The compiled build.** ``LEAKLINE_COMPILE=1`` compiles the detectors with mypyc
+  (``detectors/native.py``). Without the variable, or for an editable install (a stale
+  extension module would shadow edits), the build is pure Python.
 """
 
 from __future__ import annotations
@@ -9,9 +14,22 @@ from __future__ import annotations
 import os
 import runpy
 import sys
+from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import find_packages, setup
+
+NAMESPACE = "leakline"
+FOLDERS = ("pipeline", "detectors", "models")
+
+
+def _layout() -> dict[str, Any]:
+    packages = [NAMESPACE]
+    for folder in FOLDERS:
+        packages += [f"{NAMESPACE}.{folder}"]
+        packages += [f"{NAMESPACE}.{folder}.{sub}" for sub in find_packages(folder)]
+    package_dir = {NAMESPACE: NAMESPACE, **{f"{NAMESPACE}.{f}": f for f in FOLDERS}}
+    return {"packages": packages, "package_dir": package_dir}
 
 
 def _compiled() -> dict[str, Any]:
@@ -24,8 +42,11 @@ def _compiled() -> dict[str, Any]:
         from mypyc.build import mypycify
     except ImportError:  # first pass: ask the build front-end for the compiler
         return {"setup_requires": ["mypy==2.4.1"]}
-    modules = runpy.run_path("detectors/native.py")["MODULES"]
-    return {"ext_modules": mypycify(["--config-file", "detectors/mypy-native.ini", *modules])}
+    native = runpy.run_path("detectors/native.py")
+    # mypyc names modules after their path, so it compiles a staged leakline/detectors copy
+    staged = native["stage"](Path("build") / "mypyc-src")
+    modules = [str(staged / m) for m in native["MODULES"]]
+    return {"ext_modules": mypycify(["--config-file", native["MYPY_CONFIG"], *modules])}
 
 
-setup(**_compiled())
+setup(**_layout(), **_compiled())

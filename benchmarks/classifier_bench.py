@@ -32,12 +32,12 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from detectors import Exchange, Verdict, run_detectors  # noqa: E402
-from detectors.classifier import OpeningClassifier, classify  # noqa: E402
-from models.registry import load_current  # noqa: E402
-from pipeline.contract import validate_event  # noqa: E402
-from pipeline.normalise import normalise  # noqa: E402
-from pipeline.simulate import simulate  # noqa: E402
+from leakline.detectors import Exchange, Verdict, run_detectors  # noqa: E402
+from leakline.detectors.classifier import OpeningClassifier, classify  # noqa: E402
+from leakline.models.registry import load_current  # noqa: E402
+from leakline.pipeline.core.contract import validate_event  # noqa: E402
+from leakline.pipeline.core.normalise import normalise  # noqa: E402
+from leakline.pipeline.simulate.traffic_model import simulate  # noqa: E402
 
 BUDGET_US = 50.0
 

@@ -1,10 +1,10 @@
 """Throughput of the detectors alone, on two traffic mixes.
 
-Both mixes come from the simulator (``pipeline.simulate.simulate``); events are validated
+Both mixes come from the simulator (``leakline.pipeline.simulate.traffic_model.simulate``); events are validated
 against the gateway contract and normalised into ``Exchange`` objects *before* any timing,
 so the figures are the cost of the detectors and nothing else.
 
-- ``production``: ``pipeline.simulate.PRODUCTION_MIX``: 5 % designed leaks, clean answers
+- ``production``: ``leakline.pipeline.simulate.traffic_model.PRODUCTION_MIX``: 5 % designed leaks, clean answers
   of 0.5-8 KB (log-uniform), en/ko/zh, 40 % streamed, every simulated deployment;
 - ``demo``: the simulator's default mix (30 % leaks, short answers): leak-heavy, so it
   weighs diagnosis and the per-finding work.
@@ -37,17 +37,17 @@ from typing import Any
 
 import orjson
 
-# Runnable as a script from the repository root without installing; a compiled build
+# Runs from the repository against the installed (editable) package; a compiled build
 # already first on PYTHONPATH (``--build compiled``) is left in front.
 REPO = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("detectors") is None:
-    sys.path.insert(0, str(REPO))
+if importlib.util.find_spec("leakline") is None:
+    sys.exit("leakline is not installed: run `python3 dev.py lint` once (or pip install -e .)")
 
-from detectors import Exchange, native, run_detectors  # noqa: E402
-from detectors.base import default_detectors  # noqa: E402
-from pipeline.contract import validate_event  # noqa: E402
-from pipeline.normalise import normalise  # noqa: E402
-from pipeline.simulate import PRODUCTION_MIX, Mix, simulate  # noqa: E402
+from leakline.detectors import Exchange, native, run_detectors  # noqa: E402
+from leakline.detectors.base import default_detectors  # noqa: E402
+from leakline.pipeline.core.contract import validate_event  # noqa: E402
+from leakline.pipeline.core.normalise import normalise  # noqa: E402
+from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, Mix, simulate  # noqa: E402
 
 MIXES = ("production", "demo")
 

@@ -7,7 +7,7 @@ acknowledging every record:
 - ``raw``: aiokafka ``getmany`` (the floor; no Faust)
 - ``faust-events``: a plain ``faust.App`` agent with ``stream.noack_take`` and
   ``stream.ack`` per event (the way the worker consumed until 2026-12-01)
-- ``faust-batches``: ``pipeline.faust_transport.LeaklineApp`` with the topic routed in
+- ``faust-batches``: ``leakline.pipeline.worker.faust_transport.LeaklineApp`` with the topic routed in
   batches to an agent, acknowledged with ``Consumer.ack`` (the way the worker consumes)
 
 Prints events/s and CPU µs per event of each, and each one's ratio to ``raw`` from the
@@ -33,7 +33,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pipeline.procinfo import cpu_seconds  # noqa: E402
+from leakline.pipeline.core.procinfo import cpu_seconds  # noqa: E402
 
 MODES = ("raw", "faust-events", "faust-batches")
 BATCH = 2000
@@ -101,7 +101,7 @@ def consume_faust(
     import faust
     from faust.worker import Worker
 
-    from pipeline.faust_transport import BatchRoute, LeaklineApp
+    from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
 
     app_class = LeaklineApp if batched else faust.App
     app = app_class(

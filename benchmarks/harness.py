@@ -5,7 +5,7 @@
     python benchmarks/harness.py --json perf.json # also write the figures as JSON
     python benchmarks/harness.py --only pipeline,freshness
 
-Sections (each on realistic simulated traffic, ``pipeline.simulate.PRODUCTION_MIX``: many
+Sections (each on realistic simulated traffic, ``leakline.pipeline.simulate.traffic_model.PRODUCTION_MIX``: many
 families, en/ko/zh, streamed and not, three APIs, 5 % leaks, answers of 0.5-8 KB):
 
 - detectors:  events/s per core of ``run_detectors`` (rules + heuristics, diagnosis
@@ -44,10 +44,10 @@ from typing import Any
 
 import orjson
 
-# Runnable as a script from the repository root without installing.
+# Runs from the repository against the installed (editable) package.
 HERE = Path(__file__).resolve().parent
-if importlib.util.find_spec("pipeline") is None:
-    sys.path.insert(0, str(HERE.parent))
+if importlib.util.find_spec("leakline") is None:
+    sys.exit("leakline is not installed: run `python3 dev.py lint` once (or pip install -e .)")
 sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
@@ -56,18 +56,18 @@ import pyarrow.compute as pc  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
 
-from detectors import native  # noqa: E402
-from pipeline.broker import EmbeddedBroker  # noqa: E402
-from pipeline.compact import compact  # noqa: E402
-from pipeline.demo import start_worker, stop_process  # noqa: E402
-from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
-from pipeline.process import RawRecord, process_batch  # noqa: E402
-from pipeline.procinfo import tree_cpu_seconds, tree_rss_mib  # noqa: E402
-from pipeline.redact import Redactor  # noqa: E402
-from pipeline.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
-from pipeline.simulate import PRODUCTION_MIX, simulate  # noqa: E402
-from pipeline.sink import ParquetSink, samples_root  # noqa: E402
-from pipeline.store import init_store, query_rates, read_only  # noqa: E402
+from leakline.detectors import native  # noqa: E402
+from leakline.pipeline.core.broker import EmbeddedBroker  # noqa: E402
+from leakline.pipeline.core.kafka_io import ensure_topics, produce  # noqa: E402
+from leakline.pipeline.core.process import RawRecord, process_batch  # noqa: E402
+from leakline.pipeline.core.procinfo import tree_cpu_seconds, tree_rss_mib  # noqa: E402
+from leakline.pipeline.core.redact import Redactor  # noqa: E402
+from leakline.pipeline.core.rows import SAMPLE_SCHEMA, Origin  # noqa: E402
+from leakline.pipeline.demo import start_worker, stop_process  # noqa: E402
+from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, simulate  # noqa: E402
+from leakline.pipeline.store.compact import compact  # noqa: E402
+from leakline.pipeline.store.database import init_store, query_rates, read_only  # noqa: E402
+from leakline.pipeline.store.sink import ParquetSink, samples_root  # noqa: E402
 
 EVENTS, DLQ, SAMPLES = "gateway.events", "gateway.events.dlq", "leak.samples"
 PARTITIONS = 4

@@ -16,7 +16,7 @@ store and the dead-letter topic hold:
              partitions, then the killed one is restarted;
 - fuzz:      valid events mixed with hostile payloads (``malformed_payloads`` plus
              oversized, deeply nested, odd-unicode, odd-number, odd-timestamp ones);
-             the oracle for each payload is ``pipeline.offline.detect_line``.
+             the oracle for each payload is ``leakline.pipeline.core.offline.detect_line``.
 
 One table is printed. ``stored`` counts distinct event ids in the store; ``lost`` are
 produced valid ids that are not there; ``dup view`` is rows counted beyond one per
@@ -49,20 +49,16 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-
-# Runnable as a script from the repository root without installing.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
 
-from pipeline.broker import EmbeddedBroker  # noqa: E402
-from pipeline.demo import start_worker, stop_process  # noqa: E402
-from pipeline.errors import StoreError  # noqa: E402
-from pipeline.kafka_io import ensure_topics, produce  # noqa: E402
-from pipeline.offline import detect_line  # noqa: E402
-from pipeline.procinfo import tree_rss_mib  # noqa: E402
-from pipeline.simulate import malformed_payloads, simulate  # noqa: E402
-from pipeline.store import query_rates, read_only  # noqa: E402
+from leakline.pipeline.core.broker import EmbeddedBroker  # noqa: E402
+from leakline.pipeline.core.errors import StoreError  # noqa: E402
+from leakline.pipeline.core.kafka_io import ensure_topics, produce  # noqa: E402
+from leakline.pipeline.core.offline import detect_line  # noqa: E402
+from leakline.pipeline.core.procinfo import tree_rss_mib  # noqa: E402
+from leakline.pipeline.demo import start_worker, stop_process  # noqa: E402
+from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate  # noqa: E402
+from leakline.pipeline.store.database import query_rates, read_only  # noqa: E402
 
 EVENTS = "gateway.events"
 DLQ = "gateway.events.dlq"

@@ -2,14 +2,21 @@
 
 No Kafka, no I/O: a gateway can import this package inline.
 
-    from detectors import run_detectors
+    from leakline.detectors import run_detectors
     verdict = run_detectors(exchange)
 """
 
-from detectors.base import Detector, Verdict, get_detector, register, registered, run_detectors
-from detectors.exchange import Exchange, ResponseFormat, StreamFacts, ToolCall, Versions
-from detectors.finding import Finding
-from detectors.labels import ALL_LABELS, Label, Layer, Remediation, Source
+from leakline.detectors.base import (
+    Detector,
+    Verdict,
+    get_detector,
+    register,
+    registered,
+    run_detectors,
+)
+from leakline.detectors.exchange import Exchange, ResponseFormat, StreamFacts, ToolCall, Versions
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import ALL_LABELS, Label, Layer, Remediation, Source
 
 __all__ = [
     "ALL_LABELS",

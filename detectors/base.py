@@ -6,11 +6,11 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from detectors.diagnosis import diagnose
-from detectors.exchange import Exchange
-from detectors.finding import Finding, slot_setters
-from detectors.interface import Detector, UnknownDetectorError
-from detectors.labels import Source
+from leakline.detectors.diagnosis import diagnose
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding, slot_setters
+from leakline.detectors.interface import Detector, UnknownDetectorError
+from leakline.detectors.labels import Source
 
 _REGISTRY: dict[str, Detector] = {}
 
@@ -54,7 +54,10 @@ def get_detector(name: str) -> Detector:
         raise UnknownDetectorError(name, _REGISTRY) from None
 
 
-_BUILTIN_PACKAGES = ("detectors.rules", "detectors.heuristics")  # cheapest tier first
+_BUILTIN_PACKAGES = (
+    "leakline.detectors.rules",
+    "leakline.detectors.heuristics",
+)  # cheapest tier first
 _builtin_loaded = False
 
 

@@ -19,7 +19,7 @@ Features (format ``leakline.classifier/1``, hash ``fnv1a32-v1``):
 - bucket = ``f & (buckets - 1)``; value = count / sqrt(number of features of the text).
 
 Score = sigmoid(intercept + x . w), exactly ``LogisticRegression.predict_proba`` on the
-same features (``models.train`` builds them with :func:`featurize`).
+same features (``leakline.models.train`` builds them with :func:`featurize`).
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from typing import Any
 import numpy as np
 import orjson
 
-from detectors.base import Verdict
-from detectors.common import new_finding
-from detectors.exchange import Exchange
-from detectors.finding import Finding
-from detectors.heuristics.cues import sentence_end
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.base import Verdict
+from leakline.detectors.common import new_finding
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.heuristics.cues import sentence_end
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 FORMAT = "leakline.classifier/1"
 HASH = "fnv1a32-v1"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from detectors.finding import _SETTERS, Finding, new_finding
-from detectors.finding import FINDING_FIELDS as _FINDING_FIELDS
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.finding import _SETTERS, Finding, new_finding
+from leakline.detectors.finding import FINDING_FIELDS as _FINDING_FIELDS
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # A response can repeat a token thousands of times; one finding per occurrence is
 # useful only up to a point.

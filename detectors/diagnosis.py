@@ -16,7 +16,7 @@ on their own by ``exchange_notes``.
 
 Reason and fix texts are ``str.format`` templates over ``Facts.context`` (model,
 parser and family names), so the advice names the flag value to use. Adding a cause is
-one new row; ``pipeline.diagnose`` reuses the rows' texts for store-level advice.
+one new row; ``leakline.pipeline.curation.diagnose`` reuses the rows' texts for store-level advice.
 Like the detectors, nothing here raises on odd input.
 """
 
@@ -27,10 +27,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from detectors.exchange import Exchange
-from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, named_for
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, named_for
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # ---------------------------------------------------------------- family look-ups (plain strings)
 

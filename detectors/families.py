@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from detectors import tool_markup as tm
-from detectors.exchange import Exchange
-from detectors.interface import UnknownFamilyError
+from leakline.detectors import tool_markup as tm
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.interface import UnknownFamilyError
 
 
 # eq=False: rows compare and hash by identity (cheap in caches; rows are unique).

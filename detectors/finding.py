@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from detectors.labels import Layer, Remediation, Source
+from leakline.detectors.labels import Layer, Remediation, Source
 
 
 @dataclass(frozen=True, slots=True)

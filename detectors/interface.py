@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar, Protocol, runtime_checkable
 
-from detectors.exchange import Exchange
-from detectors.finding import Finding
-from detectors.labels import Source
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Source
 
 
 @runtime_checkable

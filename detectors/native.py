@@ -10,8 +10,10 @@ install without a C compiler simply runs the Python.
 Two ways to get the compiled build:
 
 - a wheel or install with ``LEAKLINE_COMPILE=1`` (``setup.py`` compiles ``MODULES``);
-- ``build(root)``: a compiled copy of ``detectors/`` in a cache folder, to put first on
-  ``PYTHONPATH`` (what the benchmarks and the equivalence test use).
+- ``build(root)``: a compiled copy of ``leakline.detectors`` in a cache folder, to put
+  first on ``PYTHONPATH`` (what the benchmarks and the equivalence test use). Only
+  ``leakline.detectors`` is in that copy; the rest of ``leakline`` still comes from the
+  installed package.
 
 Editable installs are never compiled: a stale extension module would shadow edits.
 """
@@ -26,38 +28,38 @@ import sys
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-_MYPY_CONFIG = PACKAGE_DIR / "mypy-native.ini"
-# Paths relative to the folder that holds ``detectors/``. Left out: package __init__
+MYPY_CONFIG = str(PACKAGE_DIR / "mypy-native.ini")
+# Paths relative to the folder that holds the staged ``leakline/`` (see ``stage``). Left out: package __init__
 # files, interface.py (a Protocol and KeyError subclasses), classifier.py
 # (numpy does the work there) and this module.
 MODULES: tuple[str, ...] = (
-    "detectors/base.py",
-    "detectors/common.py",
-    "detectors/diagnosis.py",
-    "detectors/exchange.py",
-    "detectors/families.py",
-    "detectors/finding.py",
-    "detectors/labels.py",
-    "detectors/remediation.py",
-    "detectors/schema.py",
-    "detectors/streaming.py",
-    "detectors/text.py",
-    "detectors/tool_markup.py",
-    "detectors/heuristics/cues.py",
-    "detectors/heuristics/preamble_cues.py",
-    "detectors/heuristics/self_talk_cues.py",
-    "detectors/rules/api_contract.py",
-    "detectors/rules/boundary_tokens.py",
-    "detectors/rules/finish_reason.py",
-    "detectors/rules/structured_output.py",
-    "detectors/rules/tool_args.py",
-    "detectors/rules/tool_call_text.py",
+    "leakline/detectors/base.py",
+    "leakline/detectors/common.py",
+    "leakline/detectors/diagnosis.py",
+    "leakline/detectors/exchange.py",
+    "leakline/detectors/families.py",
+    "leakline/detectors/finding.py",
+    "leakline/detectors/labels.py",
+    "leakline/detectors/remediation.py",
+    "leakline/detectors/schema.py",
+    "leakline/detectors/streaming.py",
+    "leakline/detectors/text.py",
+    "leakline/detectors/tool_markup.py",
+    "leakline/detectors/heuristics/cues.py",
+    "leakline/detectors/heuristics/preamble_cues.py",
+    "leakline/detectors/heuristics/self_talk_cues.py",
+    "leakline/detectors/rules/api_contract.py",
+    "leakline/detectors/rules/boundary_tokens.py",
+    "leakline/detectors/rules/finish_reason.py",
+    "leakline/detectors/rules/structured_output.py",
+    "leakline/detectors/rules/tool_args.py",
+    "leakline/detectors/rules/tool_call_text.py",
 )
 
 
 def compiled() -> bool:
     """True when this process imported the mypyc-compiled detectors."""
-    from detectors import text
+    from leakline.detectors import text
 
     return not (text.__file__ or "").endswith(".py")
 
@@ -71,6 +73,22 @@ def source_digest() -> str:
         digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def stage(dest: Path) -> Path:
+    """Copy the sources to ``dest/leakline/detectors`` (plus the namespace's ``__init__``).
+
+    mypyc names a module after its path, so it must see ``leakline/detectors/x.py``."""
+    namespace = dest / "leakline"
+    shutil.rmtree(namespace / "detectors", ignore_errors=True)
+    shutil.copytree(
+        PACKAGE_DIR, namespace / "detectors", ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    init = PACKAGE_DIR.parent / "leakline" / "__init__.py"  # a source checkout
+    if not init.exists():  # installed: the detectors' parent folder is leakline/ itself
+        init = PACKAGE_DIR.parent / "__init__.py"
+    shutil.copy2(init, namespace / "__init__.py")
+    return dest
 
 
 class NativeBuildError(RuntimeError):
@@ -92,12 +110,10 @@ def build(cache: Path, *, quiet: bool = True) -> Path:
         return root
     work = cache / f".building-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
-    shutil.copytree(
-        PACKAGE_DIR, work / "detectors", ignore=shutil.ignore_patterns("__pycache__", "*.so")
-    )
+    stage(work)
     proc = subprocess.run(
         # mypyc type-checks first, with the project's mypy settings
-        [sys.executable, "-m", "mypyc", "--config-file", str(_MYPY_CONFIG), *MODULES],
+        [sys.executable, "-m", "mypyc", "--config-file", MYPY_CONFIG, *MODULES],
         cwd=work,
         capture_output=True,
         text=True,
@@ -118,13 +134,13 @@ def build(cache: Path, *, quiet: bool = True) -> Path:
 def run_compiled(script: Path, argv: list[str], cache: Path) -> int:
     """Run ``script argv`` in a child process that imports the compiled build; its exit code.
 
-    The child finds the compiled ``detectors`` first on ``PYTHONPATH`` and everything else
-    in the repository; processes it starts inherit the same path. It runs in the build
+    The child finds the compiled ``leakline.detectors`` first on ``PYTHONPATH`` and the
+    rest of ``leakline`` in the installed package; processes it starts inherit the same path. It runs in the build
     folder, so ``python -m`` children (whose path starts with the working directory) import
     the compiled build too: give it absolute paths.
     """
     built = build(cache)
-    paths = [str(built), str(PACKAGE_DIR.parent), os.environ.get("PYTHONPATH", "")]
+    paths = [str(built), os.environ.get("PYTHONPATH", "")]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     return subprocess.run([sys.executable, str(script), *argv], env=env, cwd=built).returncode
 

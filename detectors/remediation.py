@@ -2,8 +2,8 @@
 
 Pure functions over findings (no I/O, no model calls). A typical non-streaming flow:
 
-    from detectors import run_detectors
-    from detectors.remediation import FallbackPolicy, openai_tool_calls, strip
+    from leakline.detectors import run_detectors
+    from leakline.detectors.remediation import FallbackPolicy, openai_tool_calls, strip
 
     policy = FallbackPolicy(max_retries=2)
     verdict = run_detectors(exchange)
@@ -49,12 +49,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from detectors import schema
-from detectors.base import Verdict
-from detectors.exchange import Exchange
-from detectors.finding import Finding
-from detectors.labels import Label, Remediation
-from detectors.text import loads
+from leakline.detectors import schema
+from leakline.detectors.base import Verdict
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Remediation
+from leakline.detectors.text import loads
 
 Span = tuple[int, int]
 Findings = Verdict | Iterable[Finding]
@@ -174,14 +174,14 @@ def rescue(
     ``source`` is an ``Exchange`` (its ``tool_call_text`` findings are computed unless
     ``findings`` is given, and its ``declared_tools`` are used) or findings / a verdict.
     The validity the detector stored with each call is used as is; for entries without
-    it, the call is checked against ``declared_tools`` with ``detectors.schema``. Entries
+    it, the call is checked against ``declared_tools`` with ``leakline.detectors.schema``. Entries
     that are not call-shaped are skipped. Never raises on odd details.
     """
     declared: Mapping[str, Any] | None
     if isinstance(source, Exchange):
         declared = source.declared_tools if declared_tools is None else declared_tools
         if findings is None:
-            from detectors.base import get_detector
+            from leakline.detectors.base import get_detector
 
             findings = get_detector("tool_call_text").detect(source)
         chosen = _findings(findings)

@@ -2,7 +2,7 @@
 
 A gateway feeds each visible-text delta as it arrives and forwards ``emit``:
 
-    from detectors.streaming import StreamScanner
+    from leakline.detectors.streaming import StreamScanner
 
     scanner = StreamScanner(families=["qwen3"], strip=True)
     for delta in content_deltas:
@@ -13,7 +13,7 @@ A gateway feeds each visible-text delta as it arrives and forwards ``emit``:
     forward(scanner.close().emit)           # flushes the held tail
 
 What it watches
-    The literals of the chosen rows of ``detectors.families`` (all rows by default):
+    The literals of the chosen rows of ``leakline.detectors.families`` (all rows by default):
     reasoning start/end delimiters, boundary tokens, thinking-budget end strings and
     contextual tokens. There is no second list. Contextual tokens (``<answer>``, "Here is my
     response:") count when their family was named in ``families`` or when one of that
@@ -41,7 +41,7 @@ Hold-back bound
 
 Outside code
     Tokens in code or quotes are not flagged, judged on the text seen so far:
-    fenced blocks follow the same opening/closing rules as ``detectors.text.code_map``,
+    fenced blocks follow the same opening/closing rules as ``leakline.detectors.text.code_map``,
     decided line by line. Where the batch rule needs text that has not arrived yet the
     stream errs towards "code" (it never strips what might be code): a line that starts
     like a fence (up to three spaces, then three or more backticks or tildes) is code; an
@@ -79,11 +79,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from detectors.common import MAX_FINDINGS
-from detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, get_family
-from detectors.finding import Finding, evidence_snippet
-from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import Hit, LiteralScanner
+from leakline.detectors.common import MAX_FINDINGS
+from leakline.detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, get_family
+from leakline.detectors.finding import Finding, evidence_snippet
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.text import Hit, LiteralScanner
 
 DETECTOR_ID = "stream_scanner"
 DETECTOR_VERSION = "1"
@@ -93,7 +93,7 @@ Span = tuple[int, int]
 # The batch rule (rules/boundary_tokens.py) treats a start/end pair around at most this
 # many characters, opened mid-sentence, as the tags being named in prose.
 _MENTION_MAX_CHARS = 24
-# The openers of the quotation pairs in detectors.text.
+# The openers of the quotation pairs in leakline.detectors.text.
 _QUOTE_OPENERS = frozenset("\"'“‘「『«„")
 
 
@@ -347,7 +347,7 @@ class _Region:
 class StreamScanner:
     """Scans a stream of visible-text deltas for boundary tokens with a bounded hold-back.
 
-    ``families``: family names from ``detectors.families`` to watch (unknown names raise
+    ``families``: family names from ``leakline.detectors.families`` to watch (unknown names raise
     ``UnknownFamilyError``); ``None`` watches every row. ``hold_back``: the most characters
     ever held; ``None`` means the longest watched literal minus one. See the module
     docstring for ``strip`` and ``drop_reasoning``.

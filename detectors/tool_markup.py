@@ -3,7 +3,7 @@
 A row is data: the literal ``cues`` that must occur (a cheap prefilter), the
 ``pattern`` that matches one call block, and ``rescue`` which turns a match into
 ``[{"name": str, "arguments": dict}]`` plus the offset where the block ends.
-Family rows in ``detectors.families`` point at these rows.
+Family rows in ``leakline.detectors.families`` point at these rows.
 
 Rescue never raises: a block it cannot parse is still markup, just with no calls.
 """
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from detectors.text import decode_at, find_json_value, loads
+from leakline.detectors.text import decode_at, find_json_value, loads
 
 Call = dict[str, Any]
 # match -> (rescued calls, end offset of the block in match.string)

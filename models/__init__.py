@@ -1,11 +1,11 @@
 """Classifier training, evaluation, versioned artifacts and the promoted-model registry.
 
-- ``models.train``: fit the opening classifier (scikit-learn), compare with the promoted
+- ``leakline.models.train``: fit the opening classifier (scikit-learn), compare with the promoted
   model on the same held-out split, write ``<name>-<version>/`` and promote it.
-- ``models.registry``: ``registry.json``, hash-checked loading, ``ModelWatcher`` (hot reload).
-- ``models.evaluate``: per-language P/R/F1; heuristics vs heuristics + classifier.
-- ``models.artifacts/``: the shipped model. ``models.data/holdout.jsonl``: fresh hold-out set.
+- ``leakline.models.registry``: ``registry.json``, hash-checked loading, ``ModelWatcher`` (hot reload).
+- ``leakline.models.evaluate``: per-language P/R/F1; heuristics vs heuristics + classifier.
+- ``leakline.models.artifacts/``: the shipped model. ``leakline.models.data/holdout.jsonl``: fresh hold-out set.
 
-Inference lives in ``detectors.classifier`` (numpy over the JSON artifact); ``detectors``
+Inference lives in ``leakline.detectors.classifier`` (numpy over the JSON artifact); ``detectors``
 never imports this package.
 """

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipeline.command import add_data_dir
-from pipeline.errors import LeaklineError
+from leakline.pipeline.core.command import add_data_dir
+from leakline.pipeline.core.errors import LeaklineError
 
 DESCRIPTION = """\
 Train the opening classifier (preamble; untagged reasoning when the data supports it)
@@ -61,8 +61,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from pipeline.config import from_env
-    from pipeline.progress import progress_bar
+    from leakline.pipeline.core.config import from_env
+    from leakline.pipeline.core.progress import progress_bar
 
     if args.data is None and not args.with_corpus:
         raise LeaklineError(
@@ -70,8 +70,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         )
     settings = from_env(data_dir=args.data_dir)
     models_dir = args.models_dir or settings.models_dir
-    from models.data import read_corpus, read_export, read_texts
-    from models.train import metrics_table, train_and_register
+    from leakline.models.data import read_corpus, read_export, read_texts
+    from leakline.models.train import metrics_table, train_and_register
 
     sources: list[str] = []
     with progress_bar() as bar:

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from pipeline.errors import LeaklineError
+from leakline.pipeline.core.errors import LeaklineError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "cases"
@@ -119,7 +119,7 @@ def read_export(path: Path) -> list[Example]:
 
 def read_corpus(cases_dir: Path = CORPUS_DIR) -> list[Example]:
     """The labeled corpus, through the same normalisation the worker uses."""
-    from pipeline.normalise import normalise
+    from leakline.pipeline.core.normalise import normalise
 
     if not cases_dir.is_dir():
         raise LeaklineError(
@@ -150,7 +150,7 @@ def read_corpus(cases_dir: Path = CORPUS_DIR) -> list[Example]:
 
 
 def read_texts(seed: int = 0) -> list[Example]:
-    from models.texts import composed_examples
+    from leakline.models.texts import composed_examples
 
     return [
         Example(

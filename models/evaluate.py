@@ -1,6 +1,6 @@
 """Precision / recall / F1 per language, and heuristics vs heuristics + classifier.
 
-``python -m models.evaluate`` prints the shipped (or ``--models-dir``'s promoted)
+``python -m leakline.models.evaluate`` prints the shipped (or ``--models-dir``'s promoted)
 model's figures on the fresh hold-out sets, openings the heuristics were never tuned on
 and the classifier never trained on:
 
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from detectors import Exchange, run_detectors
-from detectors.classifier import OpeningClassifier, classify
-from models.data import HOLDOUT, HOLDOUT_UNTAGGED, Example, read_holdout
+from leakline.detectors import Exchange, run_detectors
+from leakline.detectors.classifier import OpeningClassifier, classify
+from leakline.models.data import HOLDOUT, HOLDOUT_UNTAGGED, Example, read_holdout
 
 Metrics = dict[str, dict[str, float]]
 
@@ -137,9 +137,9 @@ def render(report: dict[str, Metrics], title: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from models.registry import load_current
+    from leakline.models.registry import load_current
 
-    parser = argparse.ArgumentParser(prog="python -m models.evaluate", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m leakline.models.evaluate", description=__doc__)
     parser.add_argument("--models-dir", type=Path, help="use this directory's promoted model")
     parser.add_argument("--threshold", type=float, help="override the heads' thresholds")
     args = parser.parse_args(argv)

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from detectors.classifier import ArtifactError, OpeningClassifier, load_artifact
+from leakline.detectors.classifier import ArtifactError, OpeningClassifier, load_artifact
 
 log = logging.getLogger("leakline.models")
 

@@ -1,7 +1,7 @@
 """Train the opening classifier, compare it with the promoted one, write and promote it.
 
 scikit-learn is used here only: ``LogisticRegression`` on the hashed character n-gram
-features of :mod:`detectors.classifier`. The fitted coefficients are written to a JSON
+features of :mod:`leakline.detectors.classifier`. The fitted coefficients are written to a JSON
 artifact that the worker scores with numpy.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from detectors.classifier import (
+from leakline.detectors.classifier import (
     FeatureSpec,
     Head,
     OpeningClassifier,
@@ -26,14 +26,14 @@ from detectors.classifier import (
     parse_artifact,
     sha256_hex,
 )
-from models.data import Example, manifest_hash, split
-from models.evaluate import Metrics, head_metrics, holdout_report
-from models.registry import (
+from leakline.models.data import Example, manifest_hash, split
+from leakline.models.evaluate import Metrics, head_metrics, holdout_report
+from leakline.models.registry import (
     SHIPPED_DIR,
     load_current,
     promote,
 )
-from pipeline.errors import LeaklineError
+from leakline.pipeline.core.errors import LeaklineError
 
 NAME = "preamble"
 HEADS = ("preamble", "reasoning_leak")
@@ -352,7 +352,7 @@ heuristics were never tuned on it.
 
 def ship(progress: Progress | None = None, seed: int = 0) -> TrainResult:
     """Rebuild the shipped model from the corpus and the written texts (maintainers only)."""
-    from models.data import read_corpus, read_texts
+    from leakline.models.data import read_corpus, read_texts
 
     examples = read_corpus() + read_texts(seed)
     return train_and_register(

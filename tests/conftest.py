@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.broker import EmbeddedBroker
+from leakline.pipeline.core.broker import EmbeddedBroker
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
-from detectors import Finding, Layer, Remediation, Source, Verdict
-from pipeline.demo import start_worker, stop_process, stored_event_count
-from pipeline.procinfo import tree_rss_mib
+from leakline.detectors import Finding, Layer, Remediation, Source, Verdict
+from leakline.pipeline.core.procinfo import tree_rss_mib
+from leakline.pipeline.demo import start_worker, stop_process, stored_event_count
 
 
 def leakline(
@@ -23,7 +23,7 @@ def leakline(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``leakline ARGS`` as a user would (a new process); output as text."""
     return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
+        [sys.executable, "-m", "leakline.pipeline.cli", *args],
         input=stdin.decode() if stdin else None,
         capture_output=True,
         text=True,

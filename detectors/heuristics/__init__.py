@@ -3,9 +3,9 @@
 Importing this package registers the heuristics after the rules.
 """
 
-from detectors.base import register
-from detectors.heuristics.preamble_cues import PreambleCues
-from detectors.heuristics.self_talk_cues import SelfTalkCues
+from leakline.detectors.base import register
+from leakline.detectors.heuristics.preamble_cues import PreambleCues
+from leakline.detectors.heuristics.self_talk_cues import SelfTalkCues
 
 HEURISTICS = (
     PreambleCues(),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from detectors.common import DetectorBase
-from detectors.exchange import Exchange
-from detectors.finding import Finding
-from detectors.heuristics.cues import OpeningCues, sentence_end
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.common import DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.heuristics.cues import OpeningCues, sentence_end
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # Short acknowledgements a preamble may start with ("Sure, let me look that up.").
 LEAD_INS: dict[str, list[str]] = {

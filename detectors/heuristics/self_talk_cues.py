@@ -5,18 +5,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from detectors.common import DetectorBase
-from detectors.exchange import Exchange
-from detectors.families import named_families
-from detectors.finding import Finding
-from detectors.heuristics.cues import (
+from leakline.detectors.common import DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.families import named_families
+from leakline.detectors.finding import Finding
+from leakline.detectors.heuristics.cues import (
     Markers,
     OpeningCues,
     prepare,
     sentence_end,
     sentences,
 )
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # "Wait, …" is self-talk only when what follows is the model correcting itself, not an
 # exclamation in a conversational answer ("Wait, really? Yes — the deadline is April 15.").

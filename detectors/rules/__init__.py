@@ -4,13 +4,13 @@ Importing this package registers the rules, in this order (cheapest and most
 certain first).
 """
 
-from detectors.base import register
-from detectors.rules.api_contract import ApiContract
-from detectors.rules.boundary_tokens import BoundaryTokens
-from detectors.rules.finish_reason import FinishReason
-from detectors.rules.structured_output import StructuredOutput
-from detectors.rules.tool_args import ToolArgs
-from detectors.rules.tool_call_text import ToolCallText
+from leakline.detectors.base import register
+from leakline.detectors.rules.api_contract import ApiContract
+from leakline.detectors.rules.boundary_tokens import BoundaryTokens
+from leakline.detectors.rules.finish_reason import FinishReason
+from leakline.detectors.rules.structured_output import StructuredOutput
+from leakline.detectors.rules.tool_args import ToolArgs
+from leakline.detectors.rules.tool_call_text import ToolCallText
 
 RULES = (
     BoundaryTokens(),

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from detectors.common import DetectorBase
-from detectors.exchange import Exchange
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.common import DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 
 class ApiContract(DetectorBase):

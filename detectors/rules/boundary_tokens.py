@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from detectors.common import MAX_FINDINGS, DetectorBase
-from detectors.exchange import Exchange
-from detectors.families import TOKEN_ROLES, ModelFamily, named_families, preference
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import Hit, LiteralScanner, crosses, piece_boundaries, visible_hits
+from leakline.detectors.common import MAX_FINDINGS, DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.families import TOKEN_ROLES, ModelFamily, named_families, preference
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.text import Hit, LiteralScanner, crosses, piece_boundaries, visible_hits
 
 _SCANNER = LiteralScanner(TOKEN_ROLES)
 # Enough to pair delimiters in any real response; bounds the work on pathological text.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from detectors import schema
-from detectors.common import DetectorBase
-from detectors.exchange import Exchange, ResponseFormat
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import find_json_value, loads, unwrap_fence
+from leakline.detectors import schema
+from leakline.detectors.common import DetectorBase
+from leakline.detectors.exchange import Exchange, ResponseFormat
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.text import find_json_value, loads, unwrap_fence
 
 _KINDS = frozenset({"json_object", "json_schema"})
 _FENCE_MARKS = ("```", "~~~")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from detectors import schema
-from detectors.common import MAX_FINDINGS, DetectorBase
-from detectors.exchange import Exchange, ToolCall
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import loads
+from leakline.detectors import schema
+from leakline.detectors.common import MAX_FINDINGS, DetectorBase
+from leakline.detectors.exchange import Exchange, ToolCall
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.text import loads
 
 
 class ToolArgs(DetectorBase):

@@ -11,13 +11,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from detectors import schema
-from detectors.common import MAX_FINDINGS, DetectorBase
-from detectors.exchange import Exchange
-from detectors.families import FAMILIES, ModelFamily, named_families
-from detectors.finding import Finding
-from detectors.labels import Label, Layer, Remediation, Source
-from detectors.text import (
+from leakline.detectors import schema
+from leakline.detectors.common import MAX_FINDINGS, DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.families import FAMILIES, ModelFamily, named_families
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.text import (
     LiteralScanner,
     crosses,
     is_quoted,
@@ -26,7 +26,13 @@ from detectors.text import (
     piece_boundaries,
     unwrap_fence,
 )
-from detectors.tool_markup import TOOL_MARKUPS, Call, ToolMarkup, calls_from_value, pythonic_calls
+from leakline.detectors.tool_markup import (
+    TOOL_MARKUPS,
+    Call,
+    ToolMarkup,
+    calls_from_value,
+    pythonic_calls,
+)
 
 # Openers that are markup on their own: one with no parsable block after it still counts.
 _OPENER_OWNER = {cue: m for m in reversed(TOOL_MARKUPS) if not m.bare for cue in m.cues}

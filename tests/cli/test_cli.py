@@ -10,11 +10,11 @@ import orjson
 import pytest
 from leakline_testkit import leakline, read_topic
 
-from detectors import run_detectors
-from pipeline.normalise import normalise
-from pipeline.rows import Origin, RowBuilder
-from pipeline.sink import ParquetSink
-from pipeline.store import init_store
+from leakline.detectors import run_detectors
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.sink import ParquetSink
 
 THINK = {
     "event_id": "t1",
@@ -167,7 +167,7 @@ def test_no_command_prints_help() -> None:
 def _commands() -> list[str]:
     import argparse
 
-    from pipeline.cli import build_parser
+    from leakline.pipeline.cli import build_parser
 
     parser = build_parser()
     return [
@@ -220,7 +220,7 @@ def test_replay_reads_a_pipe(broker, source: str) -> None:
 
 
 def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
-    from pipeline.broker import free_port
+    from leakline.pipeline.core.broker import free_port
 
     src = tmp_path / "events.jsonl"
     src.write_bytes(orjson.dumps(CLEAN) + b"\n")

@@ -22,9 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from detectors import ALL_LABELS, run_detectors
-from pipeline.contract import validate_event
-from pipeline.normalise import normalise
+from leakline.detectors import ALL_LABELS, run_detectors
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.normalise import normalise
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 LANGS = ("en", "ko", "zh", "ja")

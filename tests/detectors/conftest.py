@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from detectors import Exchange, Finding, ResponseFormat, StreamFacts, ToolCall, Versions
-from detectors.base import get_detector
+from leakline.detectors import Exchange, Finding, ResponseFormat, StreamFacts, ToolCall, Versions
+from leakline.detectors.base import get_detector
 
 WEATHER_SCHEMA = {
     "type": "object",

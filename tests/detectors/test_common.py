@@ -1,4 +1,4 @@
-"""detectors.common: the fast Finding construction equals the dataclass's own."""
+"""leakline.detectors.common: the fast Finding construction equals the dataclass's own."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from dataclasses import fields
 from hypothesis import given
 from hypothesis import strategies as st
 
-from detectors import native
-from detectors.common import _FINDING_FIELDS, _SETTERS, _snippet, new_finding
-from detectors.finding import Finding, evidence_snippet
-from detectors.labels import Layer, Remediation, Source
+from leakline.detectors import native
+from leakline.detectors.common import _FINDING_FIELDS, _SETTERS, _snippet, new_finding
+from leakline.detectors.finding import Finding, evidence_snippet
+from leakline.detectors.labels import Layer, Remediation, Source
 
 
 def test_the_fast_path_is_active_and_tracks_the_dataclass_fields():

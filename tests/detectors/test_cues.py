@@ -1,10 +1,10 @@
-"""detectors.heuristics.cues: openings, sentence ends and literal-anchored markers."""
+"""leakline.detectors.heuristics.cues: openings, sentence ends and literal-anchored markers."""
 
 from __future__ import annotations
 
 import pytest
 
-from detectors.heuristics.cues import (
+from leakline.detectors.heuristics.cues import (
     Markers,
     find_sentence_end,
     first_sentence_end,

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from detectors import (
+from leakline.detectors import (
     ALL_LABELS,
     Exchange,
     Finding,
@@ -18,8 +18,8 @@ from detectors import (
     StreamFacts,
     Versions,
 )
-from detectors.base import default_detectors
-from detectors.diagnosis import (
+from leakline.detectors.base import default_detectors
+from leakline.detectors.diagnosis import (
     EXCHANGE_RULES,
     RULES,
     RULES_BY_ID,

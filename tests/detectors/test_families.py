@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from detectors import run_detectors
-from detectors.base import registered
-from detectors.families import (
+from leakline.detectors import run_detectors
+from leakline.detectors.base import registered
+from leakline.detectors.families import (
     FAMILIES,
     TOKEN_ROLES,
     UnknownFamilyError,
@@ -16,7 +16,7 @@ from detectors.families import (
     get_family,
     named_families,
 )
-from detectors.tool_markup import TOOL_MARKUPS
+from leakline.detectors.tool_markup import TOOL_MARKUPS
 
 HERE = Path(__file__).parent
 ROWS = [pytest.param(row, id=row.name) for row in FAMILIES]

@@ -11,11 +11,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detectors import Exchange, Layer, Verdict, run_detectors
-from detectors.base import _verdict
-from detectors.diagnosis import RULES, _Context
-from detectors.heuristics.cues import find_sentence_end
-from detectors.text import LiteralScanner, _fences, code_map, probe
+from leakline.detectors import Exchange, Layer, Verdict, run_detectors
+from leakline.detectors.base import _verdict
+from leakline.detectors.diagnosis import RULES, _Context
+from leakline.detectors.heuristics.cues import find_sentence_end
+from leakline.detectors.text import LiteralScanner, _fences, code_map, probe
 
 # ------------------------------------------------------------------ code regions
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from detectors import native
+from leakline.detectors import native
 
 REPO = Path(__file__).resolve().parents[2]
 _EXPECT = "LEAKLINE_EXPECT_NATIVE"
@@ -23,10 +23,10 @@ _EXPECT = "LEAKLINE_EXPECT_NATIVE"
 # Prints one JSON line per simulated event: its verdict, whichever build is imported.
 _VERDICTS = """
 import json, sys
-from detectors import native, run_detectors
-from pipeline.contract import validate_event
-from pipeline.normalise import normalise
-from pipeline.simulate import simulate
+from leakline.detectors import native, run_detectors
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.simulate.traffic_model import simulate
 print(json.dumps({"compiled": native.compiled()}))
 for sim in simulate(int(sys.argv[1]), seed=5):
     verdict = run_detectors(normalise(validate_event(sim.event)))
@@ -59,7 +59,7 @@ def _run(args: list[str], pythonpath: list[Path], tmp: Path, **env: str) -> str:
 @pytest.mark.skipif(os.environ.get(_EXPECT) is not None, reason="already inside the check")
 def test_compiled_detectors_pass_the_suites_and_match_the_source(tmp_path):
     built = native.build(REPO / "build" / "native")
-    compiled_path = [built, REPO]
+    compiled_path = [built]
 
     # every detector, corpus and regression test, against the compiled modules
     _run(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from detectors import Exchange, Source, get_detector, registered, run_detectors
-from detectors.base import UnknownDetectorError
+from leakline.detectors import Exchange, Source, get_detector, registered, run_detectors
+from leakline.detectors.base import UnknownDetectorError
 
 
 def test_rules_run_before_heuristics() -> None:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from detectors import Finding, Layer, Remediation, Source, run_detectors
-from detectors.remediation import (
+from leakline.detectors import Finding, Layer, Remediation, Source, run_detectors
+from leakline.detectors.remediation import (
     Decision,
     FallbackPolicy,
     RescuedCall,
@@ -17,7 +17,7 @@ from detectors.remediation import (
     retry_feedback,
     strip,
 )
-from detectors.schema import SchemaViolation
+from leakline.detectors.schema import SchemaViolation
 
 
 def finding(label="boundary_token", span=None, remediation=Remediation.STRIP, **details):

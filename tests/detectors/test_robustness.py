@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from detectors import (
+from leakline.detectors import (
     Exchange,
     ResponseFormat,
     StreamFacts,
@@ -17,8 +17,8 @@ from detectors import (
     registered,
     run_detectors,
 )
-from detectors.families import TOKEN_ROLES
-from detectors.tool_markup import TOOL_MARKUPS
+from leakline.detectors.families import TOKEN_ROLES
+from leakline.detectors.tool_markup import TOOL_MARKUPS
 
 ODD_TEXTS = [
     pytest.param("", id="empty"),

@@ -1,4 +1,4 @@
-"""detectors.schema: the fast path gives jsonschema's verdicts; bad schemas are "cannot check"."""
+"""leakline.detectors.schema: the fast path gives jsonschema's verdicts; bad schemas are "cannot check"."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from jsonschema.exceptions import best_match
 from jsonschema.validators import validator_for
 
-from detectors import schema
+from leakline.detectors import schema
 
 S = {"type": "string"}
 

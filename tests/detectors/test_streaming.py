@@ -6,10 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detectors import get_detector, native
-from detectors.families import TOKEN_ROLES, UnknownFamilyError
-from detectors.streaming import StreamScanner
-from detectors.text import LiteralScanner
+from leakline.detectors import get_detector, native
+from leakline.detectors.families import TOKEN_ROLES, UnknownFamilyError
+from leakline.detectors.streaming import StreamScanner
+from leakline.detectors.text import LiteralScanner
 
 PLAIN = tuple(t for t, role in TOKEN_ROLES.items() if not role.contextual)
 PLAIN_SCANNER = LiteralScanner(PLAIN)

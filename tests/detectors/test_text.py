@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from detectors.text import (
+from leakline.detectors.text import (
     LiteralScanner,
     code_map,
     decode_at,
@@ -180,7 +180,7 @@ def test_decode_at_and_find_json_value():
 
 
 def test_piece_boundaries_and_crosses():
-    from detectors.text import crosses, piece_boundaries
+    from leakline.detectors.text import crosses, piece_boundaries
 
     assert piece_boundaries(("ab", "cd", "e"), 5) == [2, 4]
     assert piece_boundaries(("ab",), 2) == []
@@ -193,7 +193,7 @@ def test_piece_boundaries_and_crosses():
 
 
 def test_visible_hits_equals_outside_code_per_hit():
-    from detectors.text import Hit, visible_hits
+    from leakline.detectors.text import Hit, visible_hits
 
     text = 'x `<a>` "<a>" <a> 「<a>」 <a>\n```\n<a>\n```\n<a>'
     hits = [Hit(i, i + 3, "<a>") for i in range(len(text)) if text.startswith("<a>", i)]

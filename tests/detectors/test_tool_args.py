@@ -94,7 +94,7 @@ def test_malformed_schema_is_unchecked_not_a_crash(detect, schema):
 
 
 def test_validator_is_cached_per_schema():
-    from detectors import schema as schema_mod
+    from leakline.detectors import schema as schema_mod
 
     schema = {"type": "object", "required": ["x"]}
     first = schema_mod.validator(schema)

@@ -422,13 +422,13 @@ def test_markup_split_across_stream_pieces(detect, tools, pieces, split):
     ],
 )
 def test_pythonic_calls_are_parsed_never_evaluated(source, calls):
-    from detectors.tool_markup import pythonic_calls
+    from leakline.detectors.tool_markup import pythonic_calls
 
     assert pythonic_calls(source) == calls
 
 
 def test_balanced_end_skips_quoted_brackets():
-    from detectors.tool_markup import balanced_end
+    from leakline.detectors.tool_markup import balanced_end
 
     text = "[a(\"]\"), b('[')] tail"
     assert balanced_end(text, 0) == text.index(" tail")

@@ -18,11 +18,11 @@ import orjson
 import pytest
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 
-from pipeline.demo import stored_event_count
-from pipeline.kafka_io import produce
-from pipeline.offline import detect_line
-from pipeline.simulate import malformed_payloads, simulate
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.demo import stored_event_count
+from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
+from leakline.pipeline.store.database import query_rates, read_only
 
 pytestmark = pytest.mark.slow
 

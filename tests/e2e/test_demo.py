@@ -19,7 +19,7 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "pipeline.cli",
+            "leakline.pipeline.cli",
             "demo",
             "--count",
             "400",
@@ -56,7 +56,7 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
 def test_demo_refuses_a_folder_it_did_not_create(tmp_path: Path) -> None:
     (tmp_path / "precious.txt").write_text("keep me")
     result = subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "demo", "--data-dir", str(tmp_path)],
+        [sys.executable, "-m", "leakline.pipeline.cli", "demo", "--data-dir", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -20,19 +20,19 @@ import orjson
 import pytest
 from leakline_testkit import spawn_worker, wait_stored
 
-from models.registry import read_registry
-from pipeline.demo import stop_process
-from pipeline.engine_sim import spawn_engine_sim
-from pipeline.kafka_io import produce
-from pipeline.simulate import Mix, simulate
-from pipeline.store import read_only
+from leakline.models.registry import read_registry
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.demo import stop_process
+from leakline.pipeline.gate.engine.sim import spawn_engine_sim
+from leakline.pipeline.simulate.traffic_model import Mix, simulate
+from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow
 
 
 def leakline(*args: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *map(str, args)],
+        [sys.executable, "-m", "leakline.pipeline.cli", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -11,10 +11,10 @@ import orjson
 import pytest
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 
-from pipeline.kafka_io import produce
-from pipeline.offline import detect_line
-from pipeline.simulate import Mix, malformed_payloads, simulate
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
+from leakline.pipeline.store.database import query_rates, read_only
 
 pytestmark = pytest.mark.slow
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from export_store import SIM_COUNT, SIM_SEED, START, store_events
 
-from pipeline.simulate import simulate
-from pipeline.store import init_store
+from leakline.pipeline.simulate.traffic_model import simulate
+from leakline.pipeline.store.database import init_store
 
 
 @pytest.fixture(scope="session")

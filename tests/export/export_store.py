@@ -12,10 +12,10 @@ from typing import Any
 
 import orjson
 
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.sink import ParquetSink
-from pipeline.store import init_store
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.sink import ParquetSink
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
 SIM_COUNT = 1200

@@ -9,7 +9,7 @@ import duckdb
 import orjson
 from export_store import store_events
 
-from pipeline.contract import validate_event
+from leakline.pipeline.core.contract import validate_event
 
 SECRET = "kim.minji@example.com"
 

@@ -15,15 +15,15 @@ import pyarrow.parquet as pq
 import pytest
 from export_store import START, store_events
 
-from pipeline.cli import main
-from pipeline.export import (
+from leakline.pipeline.cli import main
+from leakline.pipeline.curation.export import (
     ExportFilter,
     ExportOptions,
     normalise_text,
     run_export,
     version_key,
 )
-from pipeline.simulate import simulate
+from leakline.pipeline.simulate.traffic_model import simulate
 
 CONTRACT_KEYS = {
     "event_id",
@@ -410,6 +410,6 @@ def test_export_before_any_review_or_event_json_column(tmp_path: Path) -> None:
     ],
 )
 def test_lang_is_guessed_from_the_script(text: str, lang: str) -> None:
-    from pipeline.lang import guess_lang
+    from leakline.pipeline.core.lang import guess_lang
 
     assert guess_lang(text) == lang

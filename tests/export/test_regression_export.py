@@ -6,9 +6,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from pipeline.cli import main
-from pipeline.export import ExportFilter, ExportOptions, run_export
-from pipeline.regression import case_paths, load_case, replay_case
+from leakline.pipeline.cli import main
+from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
+from leakline.pipeline.curation.regression import case_paths, load_case, replay_case
 
 CASE_KEYS = {"case_id", "event", "expected_labels", "origin"}
 ORIGIN_KEYS = {

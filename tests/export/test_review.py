@@ -11,8 +11,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from pipeline.cli import main
-from pipeline.review import MARK_CLOSE, MARK_OPEN
+from leakline.pipeline.cli import main
+from leakline.pipeline.curation.review import MARK_CLOSE, MARK_OPEN
 
 
 def reviewed(store: Path) -> dict[str, dict[str, Any]]:
@@ -40,7 +40,7 @@ def test_interactive_loop_accepts_corrects_and_quits(
         [
             sys.executable,
             "-m",
-            "pipeline.cli",
+            "leakline.pipeline.cli",
             "review",
             "--data-dir",
             str(store_copy),
@@ -83,7 +83,7 @@ def test_end_of_input_saves_what_was_decided(store_copy: Path) -> None:
         [
             sys.executable,
             "-m",
-            "pipeline.cli",
+            "leakline.pipeline.cli",
             "review",
             "--data-dir",
             str(store_copy),

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from gate_kit import HAND_CASES, make_case, write_cases
 
-from pipeline.demo import stop_process
-from pipeline.engine_sim import spawn_engine_sim
-from pipeline.simulate import simulate
+from leakline.pipeline.demo import stop_process
+from leakline.pipeline.gate.engine.sim import spawn_engine_sim
+from leakline.pipeline.simulate.traffic_model import simulate
 
 
 @pytest.fixture
 def case_dir(tmp_path: Path) -> Path:
-    """Four hand-written cases and two from ``pipeline.simulate`` (one with tools)."""
+    """Four hand-written cases and two from ``leakline.pipeline.simulate.traffic_model`` (one with tools)."""
     cases = [make_case(api, req, [], f"hand-{i}") for i, (api, req) in enumerate(HAND_CASES)]
     picked: set[bool] = set()
     for sim in simulate(200, seed=11):

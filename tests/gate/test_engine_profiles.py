@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 from gate_kit import LOOKUP_TOOL, WEATHER_SCHEMA
 
-from detectors import run_detectors
-from pipeline.engine_gen import generate, read_request, tokens
-from pipeline.engine_profiles import PROFILES, get_profile, profile_table_markdown
-from pipeline.engine_wire import (
+from leakline.detectors import run_detectors
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.gate.engine.gen import generate, read_request, tokens
+from leakline.pipeline.gate.engine.profiles import PROFILES, get_profile, profile_table_markdown
+from leakline.pipeline.gate.engine.wire import (
     chat_body,
     chat_events,
     messages_body,
@@ -20,8 +22,6 @@ from pipeline.engine_wire import (
     responses_body,
     responses_events,
 )
-from pipeline.errors import LeaklineError
-from pipeline.normalise import normalise
 
 APIS = ("chat.completions", "responses", "messages")
 QUESTIONS = (

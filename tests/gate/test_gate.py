@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from gate_kit import HAND_CASES, WEATHER_SCHEMA, make_case, write_cases
 
-from detectors.labels import ALL_LABELS
-from pipeline.cli import main as cli_main
-from pipeline.errors import LeaklineError
-from pipeline.gate_cases import Case, Combo, build_request, combos_for, load_cases
-from pipeline.gate_rates import Rates, baseline_from_file, compare, parse_version_spec
+from leakline.detectors.labels import ALL_LABELS
+from leakline.pipeline.cli import main as cli_main
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.gate.cases import Case, Combo, build_request, combos_for, load_cases
+from leakline.pipeline.gate.rates import Rates, baseline_from_file, compare, parse_version_spec
 
 
 def gate(
@@ -212,7 +212,7 @@ def test_baseline_from_a_stored_version(sim_url: str, case_dir: Path, tmp_path: 
         [
             sys.executable,
             "-m",
-            "pipeline.cli",
+            "leakline.pipeline.cli",
             "rates",
             "--data-dir",
             str(data),

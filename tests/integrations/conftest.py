@@ -26,7 +26,15 @@ class EngineSim:
 
 def start_engine_sim(log: Path, profile: str = "good", timeout_s: float = 60.0) -> EngineSim:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.engine_sim", "--port", "0", "--profile", profile],
+        [
+            sys.executable,
+            "-m",
+            "leakline.pipeline.gate.engine.sim",
+            "--port",
+            "0",
+            "--profile",
+            profile,
+        ],
         stdout=subprocess.PIPE,
         stderr=log.open("ab"),
         start_new_session=True,

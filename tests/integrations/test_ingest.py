@@ -13,10 +13,10 @@ import pytest
 from aiohttp import web
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 
-from pipeline.broker import free_port
-from pipeline.ingest import AiokafkaSender, IngestConfig, register_ingest
-from pipeline.kafka_io import ensure_topics
-from pipeline.store import read_only
+from leakline.pipeline.core.broker import free_port
+from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.ingest.http import AiokafkaSender, IngestConfig, register_ingest
+from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow
 

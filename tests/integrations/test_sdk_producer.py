@@ -14,10 +14,10 @@ import orjson
 import pytest
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 
-from pipeline import __version__
-from pipeline.offline import detect_line
-from pipeline.producer import EventMeta, LeakProducer, ProducerConfig, build_event
-from pipeline.store import read_only
+from leakline import __version__
+from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.ingest.producer import EventMeta, LeakProducer, ProducerConfig, build_event
+from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow
 

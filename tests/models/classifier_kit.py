@@ -37,7 +37,7 @@ def make_variant(models_dir: Path, version: str, tamper: bool = False) -> str:
 
     With ``tamper``, model.json is changed after its card recorded the hash.
     """
-    from models.registry import SHIPPED_DIR, read_registry
+    from leakline.models.registry import SHIPPED_DIR, read_registry
 
     shipped = read_registry(SHIPPED_DIR)["promoted"]["version"]
     doc = orjson.loads((SHIPPED_DIR / shipped / "model.json").read_bytes())

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from models.texts import composed_examples
+from leakline.models.texts import composed_examples
 
 
 def export_line(text: str, labels: Sequence[str], lang: str, i: int) -> dict[str, object]:

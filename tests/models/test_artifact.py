@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy.sparse import csr_matrix
 from sklearn.linear_model import LogisticRegression
 
-from detectors.classifier import (
+from leakline.detectors.classifier import (
     ArtifactError,
     FeatureSpec,
     Head,
@@ -24,8 +24,14 @@ from detectors.classifier import (
     parse_artifact,
     sha256_hex,
 )
-from models.registry import SHIPPED_DIR, load_promoted, load_version, promote, read_registry
-from models.texts import composed_examples
+from leakline.models.registry import (
+    SHIPPED_DIR,
+    load_promoted,
+    load_version,
+    promote,
+    read_registry,
+)
+from leakline.models.texts import composed_examples
 
 TEXTS = [e["text"] for e in composed_examples(0)]
 TARGETS = np.array([int("preamble" in e["labels"]) for e in composed_examples(0)])

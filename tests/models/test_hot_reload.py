@@ -12,9 +12,9 @@ import pytest
 from classifier_kit import CLEAN, MISSED, event, make_variant
 from leakline_testkit import spawn_worker, wait_stored
 
-from models.registry import REGISTRY, SHIPPED_DIR, ModelWatcher, promote, read_registry
-from pipeline.kafka_io import produce
-from pipeline.store import read_only
+from leakline.models.registry import REGISTRY, SHIPPED_DIR, ModelWatcher, promote, read_registry
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.store.database import read_only
 
 
 class Clock:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.data import (
+from leakline.models.data import (
     HOLDOUT_UNTAGGED,
     read_corpus,
     read_holdout,
@@ -13,8 +13,8 @@ from models.data import (
     split,
     text_group,
 )
-from models.evaluate import head_metrics, holdout_report, tiers_on
-from models.registry import SHIPPED_DIR, load_promoted, read_card, read_registry
+from leakline.models.evaluate import head_metrics, holdout_report, tiers_on
+from leakline.models.registry import SHIPPED_DIR, load_promoted, read_card, read_registry
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def test_preamble_f1_at_least_0_9_per_language_on_the_held_out_split(shipped) ->
     card = read_card(SHIPPED_DIR / shipped.version)
     examples = read_corpus() + read_texts(card["split"]["seed"])
     # the data is what the card says the model was trained and evaluated on
-    from models.data import manifest_hash
+    from leakline.models.data import manifest_hash
 
     assert manifest_hash(examples) == card["data"]["manifest_sha256"]
     _, test = split(examples, card["split"]["seed"])

@@ -10,12 +10,12 @@ import orjson
 import pytest
 from classifier_kit import CAUGHT, CLEAN, MISSED, MISSED_KO, event
 
-from detectors.classifier import DETECTOR_ID, OpeningClassifier
-from detectors.labels import Source
-from models.registry import SHIPPED_DIR, load_promoted
-from pipeline.offline import detect_stream
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
+from leakline.detectors.classifier import DETECTOR_ID, OpeningClassifier
+from leakline.detectors.labels import Source
+from leakline.models.registry import SHIPPED_DIR, load_promoted
+from leakline.pipeline.core.offline import detect_stream
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
 
 
 def _records(payloads: list[bytes]) -> list[RawRecord]:

@@ -8,8 +8,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from models.registry import load_promoted, read_registry
-from pipeline.cli import main
+from leakline.models.registry import load_promoted, read_registry
+from leakline.pipeline.cli import main
 
 
 def _train(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -47,7 +47,7 @@ def test_train_promotes_refuses_a_regression_and_force_overrides(
 
     # the same data with a crippled estimator (almost no capacity): F1 collapses on the
     # same held-out split, so the registry stays put
-    monkeypatch.setattr("models.train.C", 1e-4)
+    monkeypatch.setattr("leakline.models.train.C", 1e-4)
     bad = good
     status, out, _ = _train(capsys, "--data", str(bad), "--models-dir", str(models))
     assert status == 1

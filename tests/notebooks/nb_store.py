@@ -9,11 +9,11 @@ from pathlib import Path
 
 import nbformat
 
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.simulate import Mix, encode_event, simulate
-from pipeline.sink import ParquetSink
-from pipeline.store import init_store
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
+from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.sink import ParquetSink
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)

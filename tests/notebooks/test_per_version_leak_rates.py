@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from nb_store import NEW, OLD, UpgradeStore
 
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.store.database import query_rates, read_only
 
 pytestmark = pytest.mark.slow  # each test starts a Jupyter kernel
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from nb_store import UpgradeStore
 
-from pipeline.store import read_only
+from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow  # starts a Jupyter kernel and runs `leakline export`
 
-EXPORT_MODULE = Path(__file__).resolve().parents[2] / "pipeline" / "export.py"
+EXPORT_MODULE = Path(__file__).resolve().parents[2] / "pipeline" / "curation" / "export.py"
 
 
 @pytest.mark.skipif(not EXPORT_MODULE.exists(), reason="leakline export is not built yet")

@@ -1,4 +1,4 @@
-"""Compaction (pipeline/compact.py): real Parquet parts, real DuckDB, exact counts throughout."""
+"""Compaction (pipeline/store/compact.py): real Parquet parts, real DuckDB, exact counts throughout."""
 
 from __future__ import annotations
 
@@ -16,11 +16,16 @@ import pyarrow.parquet as pq
 import pytest
 from leakline_testkit import verdict
 
-from pipeline.compact import LOCK_NAME, compact, compaction_lock
-from pipeline.normalise import normalise
-from pipeline.rows import Origin, RowBuilder
-from pipeline.sink import PLACEHOLDER_DAY, PLACEHOLDER_NAME, ParquetSink, samples_root
-from pipeline.store import execute_retrying, init_store, query_rates, read_only
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.store.compact import LOCK_NAME, compact, compaction_lock
+from leakline.pipeline.store.database import execute_retrying, init_store, query_rates, read_only
+from leakline.pipeline.store.sink import (
+    PLACEHOLDER_DAY,
+    PLACEHOLDER_NAME,
+    ParquetSink,
+    samples_root,
+)
 
 T0 = datetime(2026, 11, 1, 10, 0, tzinfo=UTC)
 DAY1, DAY2 = "2026-11-01T10:00:00Z", "2026-11-02T09:00:00Z"
@@ -307,7 +312,7 @@ def test_old_data_dir_with_only_the_placeholder(tmp_path: Path) -> None:
 
 
 def test_missing_store_raises_with_a_hint(tmp_path: Path) -> None:
-    from pipeline.errors import StoreError
+    from leakline.pipeline.core.errors import StoreError
 
     with pytest.raises(StoreError) as info:
         compact(tmp_path / "nope")
@@ -332,7 +337,7 @@ def test_a_query_retries_when_a_merged_file_vanished() -> None:
 def test_rates_run_again_when_the_compact_files_changed_meanwhile(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pipeline.store
+    import leakline.pipeline.store.database
 
     write(store, range(0, 5))
     # a compact file came, then a part went, then the store held still
@@ -347,10 +352,14 @@ def test_rates_run_again_when_the_compact_files_changed_meanwhile(
         ]
     )
     runs = []
-    real = pipeline.store.execute_retrying
-    monkeypatch.setattr(pipeline.store, "stored_files", lambda con: next(listings))
+    real = leakline.pipeline.store.database.execute_retrying
     monkeypatch.setattr(
-        pipeline.store, "execute_retrying", lambda *a, **k: runs.append(1) or real(*a, **k)
+        leakline.pipeline.store.database, "stored_files", lambda con: next(listings)
+    )
+    monkeypatch.setattr(
+        leakline.pipeline.store.database,
+        "execute_retrying",
+        lambda *a, **k: runs.append(1) or real(*a, **k),
     )
     with read_only(store) as con:
         assert query_rates(con, [])[0]["total"] == 5
@@ -359,7 +368,7 @@ def test_rates_run_again_when_the_compact_files_changed_meanwhile(
 
 def leakline(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", *args],
+        [sys.executable, "-m", "leakline.pipeline.cli", *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -367,7 +376,7 @@ def leakline(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_help_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.cli import main
+    from leakline.pipeline.cli import main
 
     with pytest.raises(SystemExit) as shown:
         main(["compact", "--help"])
@@ -386,7 +395,7 @@ def test_cli_help_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_compacts_and_prints_a_summary(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.cli import main
+    from leakline.pipeline.cli import main
 
     write(store, range(0, 10))
     write(store, range(5, 15), offset=10)
@@ -399,11 +408,13 @@ def test_cli_compacts_and_prints_a_summary(store: Path, capsys: pytest.CaptureFi
 
 
 def test_worker_flags_reach_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pipeline.worker
-    from pipeline.cli import main
+    import leakline.pipeline.worker.app
+    from leakline.pipeline.cli import main
 
     seen = {}
-    monkeypatch.setattr(pipeline.worker, "run_worker", lambda s, loglevel: seen.update(s=s))
+    monkeypatch.setattr(
+        leakline.pipeline.worker.app, "run_worker", lambda s, loglevel: seen.update(s=s)
+    )
     assert main(["worker", "--compact-every", "0", "--compact-grace", "30"]) == 0
     assert (seen["s"].compact_every_s, seen["s"].compact_grace_s) == (0.0, 30.0)
     assert main(["worker"]) == 0
@@ -419,8 +430,8 @@ def test_a_worker_compacts_its_store_while_consuming(broker: Any, tmp_path: Path
     import orjson
     from leakline_testkit import spawn_worker, wait_stored
 
-    from pipeline.kafka_io import produce
-    from pipeline.simulate import simulate
+    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.simulate.traffic_model import simulate
 
     payloads = [orjson.dumps(s.event) for s in simulate(300, seed=5)]
     data_dir = tmp_path / "data"

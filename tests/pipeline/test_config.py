@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from leakline_testkit import leakline
 
-from pipeline.broker import EmbeddedBroker
-from pipeline.config import KafkaSecurity, from_env, security_from_env
-from pipeline.errors import LeaklineError
-from pipeline.kafka_io import client_options
-from pipeline.worker import faust_credentials
+from leakline.pipeline.core.broker import EmbeddedBroker
+from leakline.pipeline.core.config import KafkaSecurity, from_env, security_from_env
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.kafka_io import client_options
+from leakline.pipeline.worker.app import faust_credentials
 
 
 def test_environment_stands_in_for_flags(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

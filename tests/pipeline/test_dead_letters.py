@@ -1,4 +1,4 @@
-"""Reading the DLQ (pipeline/dead_letters.py) and ``leakline dlq``, on a real broker.
+"""Reading the DLQ (pipeline/worker/dead_letters.py) and ``leakline dlq``, on a real broker.
 
 Dead letters are written here the way the worker writes them (``DeadLetter.headers()``),
 in several produce requests per partition, with a repeated copy of two sources.
@@ -16,12 +16,12 @@ import pytest
 from aiokafka import AIOKafkaProducer
 from leakline_testkit import leakline
 
-from pipeline.broker import EmbeddedBroker
-from pipeline.dead_letters import read_dead_letters, summarise
-from pipeline.dlq import recorded_sources
-from pipeline.kafka_io import ensure_topics
-from pipeline.process import DeadLetter
-from pipeline.rows import Origin
+from leakline.pipeline.core.broker import EmbeddedBroker
+from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.core.process import DeadLetter
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.worker.dead_letters import read_dead_letters, summarise
+from leakline.pipeline.worker.dlq import recorded_sources
 
 DLQ = "test.dlq"
 PARTITIONS = 3

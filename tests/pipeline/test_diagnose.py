@@ -13,9 +13,12 @@ from typing import Any
 import orjson
 import pytest
 
-from detectors import run_detectors
-from pipeline.contract import validate_event
-from pipeline.diagnose import (
+from leakline.detectors import run_detectors
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.curation.diagnose import (
     Count,
     add_parser,
     diagnose_store,
@@ -24,11 +27,8 @@ from pipeline.diagnose import (
     sign_test_p,
     two_proportion_z,
 )
-from pipeline.errors import StoreError
-from pipeline.normalise import normalise
-from pipeline.rows import Origin, RowBuilder
-from pipeline.sink import ParquetSink
-from pipeline.store import init_store, read_only
+from leakline.pipeline.store.database import init_store, read_only
+from leakline.pipeline.store.sink import ParquetSink
 
 NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 QWEN = "Qwen/Qwen3-8B"
@@ -401,7 +401,9 @@ def test_cli_errors_exit_2_with_a_hint(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_add_parser_registers_the_subcommand(stream_stop_store: Path) -> None:
     parser = argparse.ArgumentParser(prog="leakline")
-    parser.add_argument("--version", action="version", version="leakline x")  # as pipeline.cli
+    parser.add_argument(
+        "--version", action="version", version="leakline x"
+    )  # as leakline.pipeline.cli
     add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(
         ["diagnose", "--data-dir", str(stream_stop_store), "--model", QWEN, "--format", "json"]
@@ -414,7 +416,7 @@ def test_add_parser_registers_the_subcommand(stream_stop_store: Path) -> None:
 
 def test_module_entry_help() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "pipeline.diagnose", "--help"],
+        [sys.executable, "-m", "leakline.pipeline.curation.diagnose", "--help"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -426,7 +428,7 @@ def test_module_entry_help() -> None:
 def test_registering_the_command_stays_light() -> None:
     """``leakline --help`` imports add_parser: DuckDB and Arrow must not load with it."""
     code = (
-        "import sys, pipeline.diagnose; "
+        "import sys, leakline.pipeline.curation.diagnose; "
         "print(','.join(m for m in ('duckdb', 'pyarrow') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

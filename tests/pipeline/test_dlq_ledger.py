@@ -5,8 +5,8 @@ The Kafka half (reading the DLQ tail) runs in tests/reliability; this is the mem
 
 from __future__ import annotations
 
-from pipeline.dlq import Ledger
-from pipeline.process import source_key
+from leakline.pipeline.core.process import source_key
+from leakline.pipeline.worker.dlq import Ledger
 
 
 def test_a_new_ledger_is_stale_and_empty() -> None:

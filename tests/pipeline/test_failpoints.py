@@ -1,4 +1,4 @@
-"""pipeline.failpoints: crash points (name@N) and pause points (name~SECONDS)."""
+"""leakline.pipeline.core.failpoints: crash points (name@N) and pause points (name~SECONDS)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import failpoints
+from leakline.pipeline.core import failpoints
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def test_delay_is_zero_unless_its_point_is_armed(monkeypatch: pytest.MonkeyPatch
 
 
 def _run_hits(spec: str, name: str, times: int) -> int:
-    code = f"from pipeline import failpoints\nfor _ in range({times}): failpoints.hit({name!r})\n"
+    code = f"from leakline.pipeline.core import failpoints\nfor _ in range({times}): failpoints.hit({name!r})\n"
     env = {failpoints.ENV: spec, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO).returncode
 

@@ -1,4 +1,4 @@
-"""pipeline/faust_transport.py: batches from Faust's consumer, and a short fetch wait."""
+"""pipeline/worker/faust_transport.py: batches from Faust's consumer, and a short fetch wait."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from leakline_testkit import spawn_worker, wait_stored
 
-from pipeline.broker import EmbeddedBroker
-from pipeline.config import Settings
-from pipeline.faust_transport import FETCH_MAX_WAIT_MS, LeaklineApp, Transport
-from pipeline.kafka_io import produce
-from pipeline.simulate import simulate
-from pipeline.worker import build_app
+from leakline.pipeline.core.broker import EmbeddedBroker
+from leakline.pipeline.core.config import Settings
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.simulate.traffic_model import simulate
+from leakline.pipeline.worker.app import build_app
+from leakline.pipeline.worker.faust_transport import FETCH_MAX_WAIT_MS, LeaklineApp, Transport
 
 
 def test_the_worker_app_uses_the_leakline_transport(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.contract import validate_event
-from pipeline.normalise import normalise
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.normalise import normalise
 
 
 def ev(api: str, request: dict | None = None, **body: object) -> dict:

@@ -1,4 +1,4 @@
-"""pipeline.offload: process_batch in child processes gives what it gives in-process."""
+"""leakline.pipeline.worker.offload: process_batch in child processes gives what it gives in-process."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import psutil
 import pytest
 from leakline_testkit import spawn_worker
 
-from pipeline.offload import BatchConfig, ChildProcessor, InlineProcessor
-from pipeline.process import RawRecord, process_batch
-from pipeline.redact import Redactor
-from pipeline.rows import Origin
-from pipeline.simulate import simulate
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.simulate.traffic_model import simulate
+from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
 
 CONFIG = BatchConfig(
     worker_id="w-test",
@@ -54,7 +54,7 @@ def test_the_processor_returns_what_process_batch_returns_in_process(kind):
         got = asyncio.run(run())
     finally:
         processor.close()
-    from models.registry import ModelWatcher
+    from leakline.models.registry import ModelWatcher
 
     here = process_batch(
         records,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import orjson
 
-from pipeline.process import RawRecord, process_batch
-from pipeline.redact import Redactor
-from pipeline.rows import Origin
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.core.rows import Origin
 
 SECRET_TEXT = (
     "<think>The user jane.doe@example.com wants key sk-abcdefghijklmnopqrstuvwx1234 checked.</think>"

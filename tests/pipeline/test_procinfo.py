@@ -1,4 +1,4 @@
-"""pipeline/procinfo.py: memory and CPU time of a process tree, read from /proc."""
+"""pipeline/core/procinfo.py: memory and CPU time of a process tree, read from /proc."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from pipeline.procinfo import cpu_seconds, tree_cpu_seconds, tree_rss_mib
+from leakline.pipeline.core.procinfo import cpu_seconds, tree_cpu_seconds, tree_rss_mib
 
 BURN = "import time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n"
 

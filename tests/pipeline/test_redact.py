@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detectors import Finding, Layer, Remediation, Source, run_detectors
-from detectors.finding import evidence_snippet
-from pipeline.normalise import normalise
-from pipeline.redact import (
+from leakline.detectors import Finding, Layer, Remediation, Source, run_detectors
+from leakline.detectors.finding import evidence_snippet
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.redact import (
     DEFAULT_RULES,
     RULES,
     Redactor,
@@ -564,8 +564,8 @@ def test_json_safe_makes_anything_json_like_storable_without_redacting() -> None
 
 
 def _batch(content: str, **kw):
-    from pipeline.process import RawRecord, process_batch
-    from pipeline.rows import Origin
+    from leakline.pipeline.core.process import RawRecord, process_batch
+    from leakline.pipeline.core.rows import Origin
 
     payload = orjson.dumps(_event(content))
     return process_batch(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from detectors import run_detectors
-from pipeline.contract import validate_event
-from pipeline.normalise import normalise
-from pipeline.rows import Origin, RowBuilder, first_leak_chunk
+from leakline.detectors import run_detectors
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import Origin, RowBuilder, first_leak_chunk
 
 TOOLS = [
     {

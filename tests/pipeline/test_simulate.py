@@ -1,4 +1,4 @@
-"""Tests for the synthetic traffic simulator (pipeline.simulate)."""
+"""Tests for the synthetic traffic simulator (leakline.pipeline.simulate.traffic_model)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from pipeline import simulate_texts as T
-from pipeline.simulate import (
+from leakline.pipeline.simulate import texts as T
+from leakline.pipeline.simulate.traffic_model import (
     DEPLOYMENTS,
     MALFORMED_KINDS,
     Mix,
@@ -93,7 +93,7 @@ def test_expected_labels_are_known_and_sorted() -> None:
 
 
 def test_label_names_match_the_detector_contract() -> None:
-    labels = pytest.importorskip("detectors.labels")
+    labels = pytest.importorskip("leakline.detectors.labels")
     assert set(labels.ALL_LABELS) == set(ALL_LABELS)
 
 
@@ -246,7 +246,7 @@ def test_generation_is_fast() -> None:
 
 def test_no_kafka_imports() -> None:
     code = (
-        "import sys, pipeline.simulate; "
+        "import sys, leakline.pipeline.simulate.traffic_model; "
         "bad = [m for m in ('faust', 'aiokafka', 'kafka') if m in sys.modules]; "
         "assert not bad, bad"
     )
@@ -468,7 +468,7 @@ def _oracle(ex: Any) -> set[str]:
 
 
 def _normalise(event: dict[str, Any]) -> Any:
-    normalise = pytest.importorskip("pipeline.normalise")
+    normalise = pytest.importorskip("leakline.pipeline.core.normalise")
     return normalise.normalise(event)
 
 
@@ -509,10 +509,10 @@ def _language(event: dict[str, Any]) -> str:
 
 
 def test_production_mix_has_long_clean_answers_and_keeps_every_verdict() -> None:
-    from detectors import run_detectors
-    from pipeline.contract import validate_event
-    from pipeline.normalise import normalise
-    from pipeline.simulate import PRODUCTION_MIX
+    from leakline.detectors import run_detectors
+    from leakline.pipeline.core.contract import validate_event
+    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX
 
     lengths = []
     for sim in simulate(1500, seed=21, mix=PRODUCTION_MIX):

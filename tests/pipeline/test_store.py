@@ -10,11 +10,11 @@ import pyarrow.parquet as pq
 import pytest
 from leakline_testkit import verdict
 
-from pipeline.errors import StoreError
-from pipeline.normalise import normalise
-from pipeline.rows import SAMPLE_SCHEMA, Origin, RowBuilder, keep_text
-from pipeline.sink import ParquetSink
-from pipeline.store import RateFilter, db_path, init_store, query_rates, read_only
+from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import SAMPLE_SCHEMA, Origin, RowBuilder, keep_text
+from leakline.pipeline.store.database import RateFilter, db_path, init_store, query_rates, read_only
+from leakline.pipeline.store.sink import ParquetSink
 
 NOW = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 
@@ -220,7 +220,7 @@ def _tool_event(i: int, arguments: str, remediation: dict | None = None) -> dict
 
 
 def test_schema_accuracy_and_remediation_ratios(store: Path) -> None:
-    from detectors import run_detectors
+    from leakline.detectors import run_detectors
 
     rows = RowBuilder("w1", 0.0)
     specs = [

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import orjson
 
-from pipeline.export import ExportFilter, ExportOptions, run_export
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.simulate import simulate
-from pipeline.sink import ParquetSink
-from pipeline.store import init_store
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
+from leakline.pipeline.simulate.traffic_model import simulate
+from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.sink import ParquetSink
 
 HERE = Path(__file__).resolve().parent
 

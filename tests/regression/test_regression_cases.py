@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from detectors import run_detectors
-from detectors.base import default_detectors
-from detectors.labels import ALL_LABELS
-from pipeline.normalise import normalise
-from pipeline.regression import (
+from leakline.detectors import run_detectors
+from leakline.detectors.base import default_detectors
+from leakline.detectors.labels import ALL_LABELS
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.curation.regression import (
     FORMAT,
     ReplayResult,
     case_bytes,

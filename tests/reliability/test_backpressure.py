@@ -24,10 +24,10 @@ import orjson
 import pytest
 from leakline_testkit import RssSampler, spawn_worker, wait_stored
 
-from pipeline.demo import stored_event_count
-from pipeline.kafka_io import produce
-from pipeline.simulate import Mix, simulate
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.demo import stored_event_count
+from leakline.pipeline.simulate.traffic_model import Mix, simulate
+from leakline.pipeline.store.database import query_rates, read_only
 
 pytestmark = pytest.mark.slow
 

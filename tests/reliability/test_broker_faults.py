@@ -33,10 +33,10 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from leakline_proxy import ProxiedBroker
 from leakline_testkit import WorkerProcess, read_topic, spawn_worker, wait_stored
 
-from pipeline.demo import stop_process, stored_event_count
-from pipeline.kafka_io import key_of, produce
-from pipeline.simulate import malformed_payloads, simulate
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.core.kafka_io import key_of, produce
+from leakline.pipeline.demo import stop_process, stored_event_count
+from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
+from leakline.pipeline.store.database import query_rates, read_only
 
 pytestmark = pytest.mark.slow
 
@@ -290,7 +290,15 @@ def test_connections_refused_right_after_assignment_do_not_park_the_batch(
 
 def _replay(bootstrap: str, path: Path, *extra: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "replay", str(path), "--bootstrap", bootstrap]
+        [
+            sys.executable,
+            "-m",
+            "leakline.pipeline.cli",
+            "replay",
+            str(path),
+            "--bootstrap",
+            bootstrap,
+        ]
         + list(extra),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -26,12 +26,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from detectors import run_detectors
-from pipeline.contract import ContractError, decode_event, validate_event
-from pipeline.normalise import normalise
-from pipeline.process import BatchResult, RawRecord, process_batch
-from pipeline.redact import Redactor, redact_exchange
-from pipeline.rows import Origin
+from leakline.detectors import run_detectors
+from leakline.pipeline.core.contract import ContractError, decode_event, validate_event
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.core.redact import Redactor, redact_exchange
+from leakline.pipeline.core.rows import Origin
 
 LIMIT = 4 * 1024 * 1024
 INTERNAL = "internal error"

@@ -28,12 +28,12 @@ import pyarrow.parquet as pq
 import pytest
 from leakline_testkit import WorkerProcess, read_topic, spawn_worker, wait_stored
 
-from pipeline.errors import StoreError
-from pipeline.kafka_io import ensure_topics, produce
-from pipeline.offline import detect_line
-from pipeline.simulate import malformed_payloads, simulate
-from pipeline.sink import PLACEHOLDER_NAME
-from pipeline.store import query_rates, read_only
+from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.core.kafka_io import ensure_topics, produce
+from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
+from leakline.pipeline.store.database import query_rates, read_only
+from leakline.pipeline.store.sink import PLACEHOLDER_NAME
 
 pytestmark = pytest.mark.slow
 

@@ -23,8 +23,8 @@ import orjson
 import pytest
 from leakline_testkit import RssSampler, read_topic, spawn_worker, wait_stored
 
-from pipeline.kafka_io import produce
-from pipeline.simulate import Mix, simulate
+from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.simulate.traffic_model import Mix, simulate
 
 pytestmark = pytest.mark.slow
 

@@ -1,7 +1,7 @@
 """``leakline tail`` on a real Tansu broker: known contract-3/4 records in, printed lines out.
 
 The records are built with the worker's own code (``process_batch`` for leak.samples,
-``pipeline.live.batch_stats`` for leak.stats); the expected rates are counted from the
+``leakline.pipeline.live.stats.batch_stats`` for leak.stats); the expected rates are counted from the
 batch rows independently.
 """
 
@@ -24,11 +24,11 @@ import orjson
 import pytest
 from aiokafka import AIOKafkaProducer
 
-from pipeline.kafka_io import ensure_topics
-from pipeline.live import batch_stats
-from pipeline.process import BatchResult, RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.simulate import Mix, encode_event, simulate
+from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.live.stats import batch_stats
+from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
 
 SAMPLES, STATS = "leak.samples", "leak.stats"
 VERSION = ("engine_name", "engine_version", "model_name")
@@ -99,7 +99,7 @@ def publish(bootstrap: str, traffic: Traffic, *, stats: bool = True, samples: bo
 
 
 def tail_cmd(bootstrap: str, *args: str) -> list[str]:
-    return [sys.executable, "-m", "pipeline.cli", "tail", "--bootstrap", bootstrap, *args]
+    return [sys.executable, "-m", "leakline.pipeline.cli", "tail", "--bootstrap", bootstrap, *args]
 
 
 def run_tail(bootstrap: str, *args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
@@ -346,9 +346,9 @@ def test_tail_rich_format_renders_tables(broker: Any) -> None:
 def test_tail_rates_match_the_store_with_a_real_worker(broker: Any, tmp_path: Any) -> None:
     from leakline_testkit import spawn_worker, wait_stored
 
-    from pipeline.kafka_io import produce
-    from pipeline.simulate import malformed_payloads
-    from pipeline.store import query_rates, read_only
+    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.simulate.traffic_model import malformed_payloads
+    from leakline.pipeline.store.database import query_rates, read_only
 
     valid = [encode_event(s.event) for s in simulate(300, seed=21, mix=Mix(leak_ratio=0.4))]
     bad = malformed_payloads(7, seed=21)

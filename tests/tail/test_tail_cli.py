@@ -5,12 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from pipeline.broker import free_port
+from leakline.pipeline.core.broker import free_port
 
 
 def tail(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pipeline.cli", "tail", *args],
+        [sys.executable, "-m", "leakline.pipeline.cli", "tail", *args],
         capture_output=True,
         text=True,
         timeout=60,

@@ -8,8 +8,8 @@ import orjson
 import pytest
 from rich.console import Console
 
-from pipeline.errors import LeaklineError
-from pipeline.tail_view import (
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.live.tail_view import (
     SPAN_STYLE,
     LeakFeed,
     RollingRates,

@@ -19,13 +19,13 @@ from typing import Any
 
 import orjson
 
-from pipeline.config import from_env
-from pipeline.contract import rejection_of
-from pipeline.live import DIMS
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.simulate import Mix, malformed_payloads, simulate
-from pipeline.traffic import send_payloads
+from leakline.pipeline.core.config import from_env
+from leakline.pipeline.core.contract import rejection_of
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.ingest.traffic import send_payloads
+from leakline.pipeline.live.stats import DIMS
+from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
 
 CHROMIUM_ARGS = [
     "--headless",

@@ -7,7 +7,9 @@ from datetime import UTC, datetime
 
 import orjson
 
-from pipeline.live import (
+from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.live.stats import (
     DIMS,
     OTHER,
     UNKNOWN_KEY,
@@ -23,9 +25,7 @@ from pipeline.live import (
     version_key,
     window_totals,
 )
-from pipeline.process import RawRecord, process_batch
-from pipeline.rows import Origin
-from pipeline.simulate import Mix, malformed_payloads, simulate
+from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
 
 NOW = datetime(2026, 11, 29, 12, 0, 30, tzinfo=UTC)
 

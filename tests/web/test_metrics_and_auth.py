@@ -10,12 +10,12 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from pipeline.errors import LeaklineError
-from pipeline.live import OTHER, UNKNOWN_KEY, SampleRing, StatsRecord
-from pipeline.metrics import WorkerMetrics
-from pipeline.web import LiveState, check_exposure, is_loopback
-from pipeline.web.auth import token_middleware
-from pipeline.web.views import install, page_html
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.live.metrics import WorkerMetrics
+from leakline.pipeline.live.stats import OTHER, UNKNOWN_KEY, SampleRing, StatsRecord
+from leakline.pipeline.live.web import LiveState, check_exposure, is_loopback
+from leakline.pipeline.live.web.auth import token_middleware
+from leakline.pipeline.live.web.views import install, page_html
 
 TOKEN = "t0k3n-for-tests-0123456789"
 
@@ -95,7 +95,7 @@ def test_exposed_worker_without_token_refuses_to_start() -> None:
         [
             sys.executable,
             "-m",
-            "pipeline.cli",
+            "leakline.pipeline.cli",
             "worker",
             "--bootstrap",
             "127.0.0.1:1",

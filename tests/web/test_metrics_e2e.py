@@ -12,7 +12,7 @@ from dashboard_kit import TOKEN, get_json, known_traffic, wait_dashboard_ready
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 from prometheus_client.parser import text_string_to_metric_families
 
-from pipeline.live import dims_of, parse_stats
+from leakline.pipeline.live.stats import dims_of, parse_stats
 
 pytestmark = pytest.mark.slow
 
@@ -146,7 +146,7 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
     """
     import json
 
-    from pipeline.broker import free_port
+    from leakline.pipeline.core.broker import free_port
 
     known = known_traffic(count=120, malformed=2, seed=44)
     data = tmp_path / "data"

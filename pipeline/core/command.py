@@ -1,0 +1,247 @@
+"""What every ``leakline`` command shares: errors as a message plus a hint (exit 2, never a
+traceback), and running one subcommand on its own as ``python -m leakline.pipeline.<package>.<module>``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from leakline.pipeline.core.config import (
+    DEFAULT_DATA_DIR,
+    ENV_BOOTSTRAP,
+    ENV_DATA_DIR,
+    IDEMPOTENCE_MODES,
+    Settings,
+    from_env,
+    security_from_env,
+)
+from leakline.pipeline.core.errors import LeaklineError
+
+
+def report(command: str, exc: LeaklineError) -> int:
+    print(f"leakline {command}: error: {exc}", file=sys.stderr)
+    if exc.hint:
+        print(f"hint: {exc.hint}", file=sys.stderr)
+    return 2
+
+
+def run_standalone(
+    command: str,
+    description: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+    argv: Sequence[str] | None = None,
+) -> int:
+    """Parse and run one subcommand without the ``leakline`` entry point."""
+    parser = argparse.ArgumentParser(
+        prog=f"leakline {command}",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except LeaklineError as exc:
+        return report(command, exc)
+
+
+def add_command(
+    subparsers: Any,
+    name: str,
+    func: Callable[[argparse.Namespace], int],
+    help_: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """Add one subcommand to the ``leakline`` parser; ``func(args)`` runs it."""
+    p = subparsers.add_parser(
+        name, help=help_, description=description, formatter_class=HelpFormatter
+    )
+    p.set_defaults(func=func)
+    return p
+
+
+def register(
+    subparsers: Any,
+    command: str,
+    help_: str,
+    description: str,
+    configure: Callable[[argparse.ArgumentParser], None],
+) -> None:
+    """Add one subcommand, defined in its own module, to the ``leakline`` parser."""
+    parser = subparsers.add_parser(
+        command,
+        help=help_,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    configure(parser)
+
+
+def add_data_dir(p: argparse.ArgumentParser) -> None:
+    """The ``--data-dir`` option, the same for every command that reads or writes a store."""
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
+    )
+
+
+def non_negative(text: str) -> float:
+    """argparse type: a number >= 0."""
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer > 0."""
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    return value
+
+
+def positive(text: str) -> float:
+    """argparse type: a number > 0."""
+    value = float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+    return value
+
+
+@contextlib.contextmanager
+def open_output(name: str) -> Iterator[BinaryIO]:
+    """``--out FILE|-`` opened for writing bytes; a path that cannot be written to is a
+    LeaklineError (exit 2 with a hint), not a traceback. ``-`` is stdout."""
+    if name == "-":
+        yield sys.stdout.buffer
+        return
+    try:
+        handle = open(name, "wb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise LeaklineError(
+            f"cannot write {name}: {exc.strerror}",
+            hint="pass a file in an existing, writable directory, or - for stdout",
+        ) from None
+    with handle:
+        yield handle
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Keeps the description's line breaks and shows defaults the help does not state."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # options whose help already says where the default comes from need no "(default: None)"
+        text = action.help or ""
+        if "default:" in text or action.default is None:
+            return text
+        return super()._get_help_string(action)
+
+
+def add_bootstrap(p: argparse.ArgumentParser) -> None:
+    """``--bootstrap`` plus the Kafka security options, the same for every Kafka command."""
+    p.add_argument(
+        "--bootstrap",
+        metavar="HOST:PORT",
+        help=f"Kafka bootstrap server (default: ${ENV_BOOTSTRAP} or 127.0.0.1:9092)",
+    )
+    group = p.add_argument_group(
+        "Kafka security", "SASL/TLS for every client; the password only via $LEAKLINE_SASL_PASSWORD"
+    )
+    group.add_argument(
+        "--security-protocol",
+        default=argparse.SUPPRESS,
+        choices=["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"],
+        help="default: $LEAKLINE_SECURITY_PROTOCOL or PLAINTEXT",
+    )
+    group.add_argument(
+        "--sasl-mechanism",
+        default=argparse.SUPPRESS,
+        choices=["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"],
+        help="default: $LEAKLINE_SASL_MECHANISM",
+    )
+    group.add_argument(
+        "--sasl-username", default=argparse.SUPPRESS, help="default: $LEAKLINE_SASL_USERNAME"
+    )
+    group.add_argument(
+        "--ssl-cafile", default=argparse.SUPPRESS, help="CA bundle (default: $LEAKLINE_SSL_CAFILE)"
+    )
+    group.add_argument(
+        "--ssl-certfile",
+        default=argparse.SUPPRESS,
+        help="client certificate (default: $LEAKLINE_SSL_CERTFILE)",
+    )
+    group.add_argument(
+        "--ssl-keyfile",
+        default=argparse.SUPPRESS,
+        help="client key (default: $LEAKLINE_SSL_KEYFILE)",
+    )
+
+
+def add_idempotence(p: argparse.ArgumentParser) -> None:
+    """``--idempotence`` for the commands that produce to Kafka."""
+    p.add_argument(
+        "--idempotence",
+        choices=IDEMPOTENCE_MODES,
+        default="auto",
+        help="idempotent producer, so a request the network cut in flight and the client "
+        "resent is written once: auto (default) uses it where the broker grants producer "
+        "ids (Apache Kafka; not Tansu), on requires it, off never asks",
+    )
+
+
+def settings_from_args(args: argparse.Namespace, **extra: object) -> Settings:
+    """The one ``Settings`` of a command: its flags over the environment over defaults."""
+    if "bootstrap" in vars(args):  # the command talks to Kafka
+        flags = vars(args)
+        extra["security"] = security_from_env(
+            protocol=flags.get("security_protocol"),
+            sasl_mechanism=flags.get("sasl_mechanism"),
+            sasl_username=flags.get("sasl_username"),
+            ssl_cafile=flags.get("ssl_cafile"),
+            ssl_certfile=flags.get("ssl_certfile"),
+            ssl_keyfile=flags.get("ssl_keyfile"),
+        )
+    return from_env(
+        bootstrap=getattr(args, "bootstrap", None),
+        data_dir=getattr(args, "data_dir", None),
+        **extra,
+    )
+
+
+def ratio(text: str) -> float:
+    """argparse type: a number from 0 to 1."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+class open_input:  # noqa: N801 - used like open()
+    """``FILE|-`` opened for reading bytes; a missing file is a LeaklineError with a hint."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.handle = None
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        if self.name == "-":
+            return sys.stdin.buffer
+        try:
+            self.handle = open(self.name, "rb")  # noqa: SIM115
+        except OSError as exc:
+            raise LeaklineError(
+                f"cannot read {self.name}: {exc.strerror}",
+                hint="pass an existing JSONL file, or - to read stdin",
+            ) from None
+        return self.handle
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle:
+            self.handle.close()

@@ -1,0 +1,227 @@
+"""Small aiokafka helpers: topic creation and batched producing with retries."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from aiokafka import AIOKafkaProducer
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
+
+from leakline.pipeline.core.config import IDEMPOTENCE_MODES, KafkaSecurity
+from leakline.pipeline.core.errors import BrokerError
+
+log = logging.getLogger(__name__)
+
+
+def client_options(security: KafkaSecurity | None) -> dict[str, Any]:
+    """aiokafka keyword arguments for SASL/TLS (empty for plain connections)."""
+    if security is None or security.protocol == "PLAINTEXT":
+        return {}
+    options: dict[str, Any] = {"security_protocol": security.protocol}
+    if security.uses_tls:
+        options["ssl_context"] = ssl_context(security)
+    if security.uses_sasl:
+        options.update(
+            sasl_mechanism=security.sasl_mechanism,
+            sasl_plain_username=security.sasl_username,
+            sasl_plain_password=security.sasl_password,
+        )
+    return options
+
+
+def ssl_context(security: KafkaSecurity) -> ssl.SSLContext:
+    from aiokafka.helpers import create_ssl_context
+
+    return create_ssl_context(
+        cafile=security.ssl_cafile, certfile=security.ssl_certfile, keyfile=security.ssl_keyfile
+    )
+
+
+async def ensure_topics(
+    bootstrap: str,
+    names: Iterable[str],
+    partitions: int,
+    timeout_s: float = 30.0,
+    security: KafkaSecurity | None = None,
+) -> None:
+    """Create topics that do not exist yet; waits for the broker with backoff."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    delay = 0.2
+    while True:
+        admin = AIOKafkaAdminClient(
+            bootstrap_servers=bootstrap, request_timeout_ms=10000, **client_options(security)
+        )
+        try:
+            # an attempt can hang (a TLS handshake with a plaintext listener waits for the
+            # 10 s request timeout): never past the deadline
+            await asyncio.wait_for(admin.start(), max(0.5, deadline - loop.time()))
+            existing = set(await admin.list_topics())
+            missing = [
+                NewTopic(name, num_partitions=partitions, replication_factor=1)
+                for name in names
+                if name not in existing
+            ]
+            if missing:
+                with contextlib.suppress(TopicAlreadyExistsError):  # another worker won the race
+                    await admin.create_topics(missing)
+            return
+        except (KafkaConnectionError, KafkaError, OSError, TimeoutError) as exc:
+            why = str(exc) or "no answer in time (TLS or SASL settings that do not match?)"
+            if loop.time() + delay > deadline:
+                raise BrokerError(
+                    f"cannot reach Kafka at {bootstrap}: {why}",
+                    hint="check --bootstrap / $LEAKLINE_BOOTSTRAP, or run `leakline demo` "
+                    "for the embedded broker",
+                ) from exc
+            log.warning(
+                "Kafka at %s not reachable yet (%s); retrying in %.1fs", bootstrap, why, delay
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+        finally:
+            await admin.close()
+
+
+async def idempotence_supported(
+    bootstrap: str, security: KafkaSecurity | None = None, timeout_s: float = 10.0
+) -> tuple[bool, str]:
+    """Whether the broker grants producer ids (InitProducerId), and if not, why.
+
+    Apache Kafka does; Tansu answers with an error. aiokafka asks during ``start()``.
+    """
+    producer = AIOKafkaProducer(
+        bootstrap_servers=bootstrap, enable_idempotence=True, **client_options(security)
+    )
+    try:
+        await asyncio.wait_for(producer.start(), timeout_s)
+        return True, ""
+    except (KafkaError, OSError, TimeoutError) as exc:
+        return False, f"{type(exc).__name__}: {exc}"
+    finally:
+        await producer.stop()
+
+
+async def resolve_idempotence(
+    mode: str, bootstrap: str, security: KafkaSecurity | None = None
+) -> bool:
+    """Turn ``--idempotence auto|on|off`` into whether producers enable idempotence.
+
+    Without it, a produce request cut by the network in flight is resent by aiokafka and
+    the broker may keep both copies (at-least-once).
+    """
+    if mode not in IDEMPOTENCE_MODES:
+        raise ValueError(f"idempotence must be one of {IDEMPOTENCE_MODES}, got {mode!r}")
+    if mode == "off":
+        return False
+    supported, why = await idempotence_supported(bootstrap, security)
+    if supported:
+        log.info("idempotent producer: on (the broker at %s grants producer ids)", bootstrap)
+        return True
+    if mode == "on":
+        raise BrokerError(
+            f"the broker at {bootstrap} does not support idempotent producers ({why})",
+            hint="use --idempotence auto to fall back to at-least-once, or off",
+        )
+    log.warning(
+        "idempotent producer: off, the broker at %s does not support it (%s); a produce "
+        "request cut in flight may land twice",
+        bootstrap,
+        why,
+    )
+    return False
+
+
+@dataclass
+class ProduceReport:
+    sent: int = 0
+    failed: int = 0
+    retried: int = 0
+
+
+def key_of(line: bytes) -> bytes | None:
+    """The event_id as the record key when the line is a JSON object that has one."""
+    import orjson
+
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    event_id = value.get("event_id") if isinstance(value, dict) else None
+    return event_id.encode() if isinstance(event_id, str) else None
+
+
+async def produce(
+    bootstrap: str,
+    topic: str,
+    payloads: Iterable[bytes],
+    *,
+    on_sent: Callable[[int], None] | None = None,
+    retries: int = 5,
+    window: int = 2000,
+    security: KafkaSecurity | None = None,
+    idempotent: bool = False,
+) -> ProduceReport:
+    """Send payloads as-is (the worker validates), keyed by event_id.
+
+    Sends are pipelined in windows; a failed send is retried with backoff and
+    counted in the report rather than dropped silently.
+    """
+    report = ProduceReport()
+    producer = AIOKafkaProducer(
+        bootstrap_servers=bootstrap,
+        linger_ms=5,
+        max_batch_size=256 * 1024,
+        acks="all",
+        max_request_size=8 * 1024 * 1024,
+        enable_idempotence=idempotent,
+        **client_options(security),
+    )
+    try:
+        await producer.start()
+    except (KafkaConnectionError, KafkaError, OSError) as exc:
+        await producer.stop()
+        raise BrokerError(
+            f"cannot reach Kafka at {bootstrap}: {exc}",
+            hint="check --bootstrap / $LEAKLINE_BOOTSTRAP",
+        ) from exc
+
+    async def send_one(payload: bytes) -> None:
+        delay = 0.2
+        for attempt in range(retries + 1):
+            try:
+                await (await producer.send(topic, payload, key=key_of(payload)))
+                report.sent += 1
+                return
+            except KafkaError as exc:
+                if attempt == retries:
+                    report.failed += 1
+                    log.error("giving up on a record after %d attempts: %s", attempt + 1, exc)
+                    return
+                report.retried += 1
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
+    try:
+        pending: list[bytes] = []
+        for payload in payloads:
+            pending.append(payload)
+            if len(pending) >= window:
+                await asyncio.gather(*(send_one(p) for p in pending))
+                if on_sent:
+                    on_sent(len(pending))
+                pending = []
+        if pending:
+            await asyncio.gather(*(send_one(p) for p in pending))
+            if on_sent:
+                on_sent(len(pending))
+    finally:
+        await producer.stop()
+    return report

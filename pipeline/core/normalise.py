@@ -1,0 +1,442 @@
+"""Normalise a validated gateway event of any API into one ``Exchange``.
+
+The three APIs disagree on where reasoning, visible text and tool calls live, and
+streamed responses scatter them over chunks. This module reassembles them so the
+detectors see one shape. It never raises on odd shapes inside a schema-valid
+event: missing or mistyped inner fields become empty values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from leakline.detectors.exchange import Exchange, ResponseFormat, StreamFacts, ToolCall, Versions
+
+# finish/stop reasons of the three APIs mapped onto one vocabulary
+_FINISH = {
+    "stop": "stop",
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "completed": "stop",
+    "length": "length",
+    "max_tokens": "length",
+    "max_output_tokens": "length",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "tool_use": "tool_calls",
+    "content_filter": "content_filter",
+    "refusal": "content_filter",
+    "pause_turn": "pause",
+}
+
+
+def _d(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _l(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _s(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):  # content given as a list of parts
+        return "".join(_s(_d(p).get("text")) for p in value)
+    return ""
+
+
+def _opt(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _json_text(value: Any) -> str:
+    """Arguments arrive as a JSON string (OpenAI) or an object (Anthropic)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return ""
+
+
+def versions_of(event: dict[str, Any]) -> Versions:
+    engine, model = _d(event.get("engine")), _d(event.get("model"))
+    template, parsers = _d(event.get("chat_template")), _d(event.get("parsers"))
+    gateway = _d(event.get("gateway"))
+    return Versions(
+        engine_name=_opt(engine.get("name")),
+        engine_version=_opt(engine.get("version")),
+        model_name=_opt(model.get("name")),
+        model_revision=_opt(model.get("revision")),
+        template_name=_opt(template.get("name")),
+        template_hash=_opt(template.get("hash")),
+        reasoning_parser=_opt(parsers.get("reasoning")),
+        tool_call_parser=_opt(parsers.get("tool_call")),
+        gateway_name=_opt(gateway.get("name")),
+        gateway_version=_opt(gateway.get("version")),
+    )
+
+
+# ---------------------------------------------------------------- request side
+
+
+def declared_tools(api: str, request: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
+    tools: dict[str, dict[str, Any] | None] = {}
+    for tool in _l(request.get("tools")):
+        tool = _d(tool)
+        if api == "chat.completions":
+            fn = _d(tool.get("function"))
+            name, params = fn.get("name"), fn.get("parameters")
+        elif api == "responses":
+            name, params = tool.get("name"), tool.get("parameters")
+        else:
+            name, params = tool.get("name"), tool.get("input_schema")
+        if isinstance(name, str) and name:
+            tools[name] = params if isinstance(params, dict) else None
+    return tools
+
+
+def response_format(api: str, request: dict[str, Any]) -> ResponseFormat | None:
+    if api == "chat.completions":
+        fmt = _d(request.get("response_format"))
+        inner = _d(fmt.get("json_schema"))
+        schema, strict = inner.get("schema"), inner.get("strict")
+    elif api == "responses":
+        fmt = _d(_d(request.get("text")).get("format"))
+        schema, strict = fmt.get("schema"), fmt.get("strict")
+    else:
+        fmt = _d(request.get("output_format")) or _d(_d(request.get("output_config")).get("format"))
+        schema, strict = fmt.get("schema"), True
+    kind = fmt.get("type")
+    if kind not in ("json_object", "json_schema"):
+        return None
+    return ResponseFormat(
+        kind=kind,
+        schema=schema if kind == "json_schema" and isinstance(schema, dict) else None,
+        strict=bool(strict),
+    )
+
+
+def stop_strings(api: str, request: dict[str, Any]) -> tuple[str, ...]:
+    stop = request.get("stop_sequences" if api == "messages" else "stop")
+    if isinstance(stop, str):
+        return (stop,) if stop else ()
+    return tuple(s for s in _l(stop) if isinstance(s, str) and s)
+
+
+# ---------------------------------------------------------------- response side
+
+
+class _Parts:
+    """Mutable accumulator shared by the per-API readers."""
+
+    def __init__(self) -> None:
+        self.visible: list[str] = []
+        self.reasoning: list[str] = []
+        self.reasoning_field: str | None = None
+        self.commentary: list[str] = []
+        self.tool_calls: list[ToolCall] = []
+        self.finish: str | None = None
+        self.chunk_count = 0
+        self.mixed: list[int] = []
+
+    def add_reasoning(self, text: str, field_name: str) -> None:
+        if text:
+            self.reasoning.append(text)
+            self.reasoning_field = self.reasoning_field or field_name
+
+
+def _chat_reasoning(message: dict[str, Any]) -> tuple[str, str]:
+    for name in ("reasoning", "reasoning_content"):
+        text = _s(message.get(name))
+        if text:
+            return text, name
+    return "", ""
+
+
+def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
+    if "response" in event:
+        choice = _d(next(iter(_l(_d(event["response"]).get("choices"))), None))
+        message = _d(choice.get("message"))
+        parts.visible.append(_s(message.get("content")))
+        text, name = _chat_reasoning(message)
+        parts.add_reasoning(text, name)
+        for call in _l(message.get("tool_calls")):
+            fn = _d(_d(call).get("function"))
+            parts.tool_calls.append(
+                ToolCall(
+                    _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(call.get("id"))
+                )
+            )
+        parts.finish = _opt(choice.get("finish_reason"))
+        return
+
+    calls: dict[int, dict[str, Any]] = {}
+    add_visible = parts.visible.append
+    chunks = _l(event.get("chunks"))
+    parts.chunk_count += len(chunks)
+    for index, chunk in enumerate(chunks):
+        # _d/_l inlined: this loop runs once per streamed delta
+        choices = chunk.get("choices") if isinstance(chunk, dict) else None
+        if not isinstance(choices, list):
+            continue
+        for choice in choices:
+            if not isinstance(choice, dict):
+                continue  # as an empty choice: index 0, nothing in it
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta")
+            if not isinstance(delta, dict):
+                delta = {}
+            # Fast path with the same result for the usual delta: plain-string (or null)
+            # content and reasoning, no tool calls, no finish. A streamed answer has
+            # hundreds of these; the general handling below costs ~5x more per chunk.
+            content = delta.get("content")
+            said = delta.get("reasoning")
+            thought = delta.get("reasoning_content")
+            if (
+                choice.get("finish_reason") is None
+                and "tool_calls" not in delta
+                and (content is None or type(content) is str)
+                and (said is None or type(said) is str)
+                and (thought is None or type(thought) is str)
+            ):
+                if content:
+                    add_visible(content)
+                if said:
+                    parts.add_reasoning(said, "reasoning")
+                elif thought:
+                    parts.add_reasoning(thought, "reasoning_content")
+                if content and (said or thought):
+                    parts.mixed.append(index)
+                continue
+            content = _s(delta.get("content"))
+            text, name = _chat_reasoning(delta)
+            if content:
+                parts.visible.append(content)
+            parts.add_reasoning(text, name)
+            if content and text:
+                parts.mixed.append(index)
+            for call in _l(delta.get("tool_calls")):
+                call = _d(call)
+                slot = calls.setdefault(
+                    call.get("index", 0) if isinstance(call.get("index"), int) else 0,
+                    {"id": None, "name": "", "args": []},
+                )
+                fn = _d(call.get("function"))
+                slot["id"] = slot["id"] or _opt(call.get("id"))
+                slot["name"] += _s(fn.get("name"))
+                slot["args"].append(_json_text(fn.get("arguments")) if fn.get("arguments") else "")
+            parts.finish = _opt(choice.get("finish_reason")) or parts.finish
+    for slot in calls.values():
+        parts.tool_calls.append(ToolCall(slot["name"] or None, "".join(slot["args"]), slot["id"]))
+
+
+def _responses_items(event: dict[str, Any], parts: _Parts) -> list[dict[str, Any]]:
+    """Non-streaming: the output list. Streaming: items rebuilt from SSE events."""
+    if "response" in event:
+        response = _d(event["response"])
+        _responses_finish(response, parts)
+        return [_d(i) for i in _l(response.get("output"))]
+
+    items: dict[int, dict[str, Any]] = {}
+    texts: dict[int, list[str]] = {}
+    reasoning: dict[int, list[str]] = {}
+    args: dict[int, list[str]] = {}
+    for chunk in _l(event.get("chunks")):
+        parts.chunk_count += 1
+        chunk = _d(chunk)
+        kind = chunk.get("type")
+        idx = chunk.get("output_index")
+        idx = idx if isinstance(idx, int) else -1
+        if kind in ("response.output_item.added", "response.output_item.done"):
+            item = _d(chunk.get("item"))
+            # "done" carries the final item; keep metadata, text comes from deltas if any
+            items[idx] = {**items.get(idx, {}), **item}
+        elif kind == "response.output_text.delta":
+            texts.setdefault(idx, []).append(_s(chunk.get("delta")))
+        elif kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
+            reasoning.setdefault(idx, []).append(_s(chunk.get("delta")))
+        elif kind == "response.function_call_arguments.delta":
+            args.setdefault(idx, []).append(_s(chunk.get("delta")))
+        elif kind in ("response.completed", "response.incomplete", "response.failed"):
+            _responses_finish(_d(chunk.get("response")), parts)
+    rebuilt = []
+    for idx in sorted(set(items) | set(texts) | set(reasoning) | set(args)):
+        item = dict(items.get(idx, {}))
+        if idx in texts:
+            item["type"] = item.get("type", "message")
+            item["content"] = [{"type": "output_text", "text": "".join(texts[idx])}]
+        if idx in reasoning:
+            item["type"] = item.get("type", "reasoning")
+            item["content"] = [{"type": "reasoning_text", "text": "".join(reasoning[idx])}]
+            item.pop("summary", None)
+        if idx in args:
+            item["arguments"] = "".join(args[idx])
+        rebuilt.append(item)
+    return rebuilt
+
+
+def _responses_finish(response: dict[str, Any], parts: _Parts) -> None:
+    status = response.get("status")
+    if status == "incomplete":
+        reason = _d(response.get("incomplete_details")).get("reason")
+        parts.finish = reason if isinstance(reason, str) else "incomplete"
+    elif isinstance(status, str):
+        parts.finish = status
+
+
+def _read_responses(event: dict[str, Any], parts: _Parts, renders_phases: bool) -> None:
+    has_call = False
+    for item in _responses_items(event, parts):
+        kind = item.get("type")
+        if kind == "reasoning":
+            texts = [_s(_d(c).get("text")) for c in _l(item.get("content"))]
+            if not any(texts):
+                texts = [_s(_d(c).get("text")) for c in _l(item.get("summary"))]
+            parts.add_reasoning("".join(texts), "reasoning")
+        elif kind == "message":
+            text = "".join(
+                _s(_d(c).get("text"))
+                for c in _l(item.get("content"))
+                if _d(c).get("type") in ("output_text", "text", None)
+            )
+            # a missing phase means final answer; only "commentary" is interim
+            if item.get("phase") == "commentary":
+                parts.commentary.append(text)
+                if renders_phases:
+                    parts.visible.append(text)
+            else:
+                parts.visible.append(text)
+        elif kind == "function_call":
+            has_call = True
+            parts.tool_calls.append(
+                ToolCall(
+                    _opt(item.get("name")),
+                    _json_text(item.get("arguments")),
+                    _opt(item.get("call_id")),
+                )
+            )
+    if has_call and parts.finish in (None, "completed"):
+        parts.finish = "tool_calls"
+
+
+def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
+    if "response" in event:
+        response = _d(event["response"])
+        blocks = [_d(b) for b in _l(response.get("content"))]
+        parts.finish = _opt(response.get("stop_reason"))
+    else:
+        # per block index: its start event, and its deltas as lists (joined once, so a
+        # long stream costs linear time)
+        starts: dict[int, dict[str, Any]] = {}
+        pieces: dict[int, dict[str, list[str]]] = {}
+        for chunk in _l(event.get("chunks")):
+            parts.chunk_count += 1
+            chunk = _d(chunk)
+            kind = chunk.get("type")
+            raw_index = chunk.get("index")
+            idx = raw_index if isinstance(raw_index, int) else -1
+            if kind == "content_block_start":
+                starts[idx] = _d(chunk.get("content_block"))
+                pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
+            elif kind == "content_block_delta":
+                slot = pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
+                delta = _d(chunk.get("delta"))
+                dtype = delta.get("type")
+                if dtype == "text_delta":
+                    slot["text"].append(_s(delta.get("text")))
+                elif dtype == "thinking_delta":
+                    slot["thinking"].append(_s(delta.get("thinking")))
+                elif dtype == "input_json_delta":
+                    slot["json"].append(_s(delta.get("partial_json")))
+            elif kind == "message_delta":
+                parts.finish = _opt(_d(chunk.get("delta")).get("stop_reason")) or parts.finish
+        blocks = []
+        for idx in sorted(pieces):
+            block = dict(starts.get(idx) or {"type": "text"})
+            slot = pieces[idx]
+            if slot["text"]:
+                block["text"] = _s(block.get("text")) + "".join(slot["text"])
+            if slot["thinking"]:
+                block["thinking"] = _s(block.get("thinking")) + "".join(slot["thinking"])
+            if block.get("type") == "tool_use" and slot["json"]:
+                block["input"] = "".join(slot["json"])
+            blocks.append(block)
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "text":
+            parts.visible.append(_s(block.get("text")))
+        elif kind == "thinking":
+            parts.add_reasoning(_s(block.get("thinking")), "thinking")
+        elif kind == "tool_use":
+            parts.tool_calls.append(
+                ToolCall(
+                    _opt(block.get("name")),
+                    _json_text(block.get("input", {})),
+                    _opt(block.get("id")),
+                )
+            )
+
+
+_READERS: dict[str, Callable[[dict[str, Any], _Parts, bool], None]] = {
+    "chat.completions": lambda e, p, _r: _read_chat(e, p),
+    "responses": _read_responses,
+    "messages": lambda e, p, _r: _read_messages(e, p),
+}
+
+
+# request fields that vary between the variants of "the same request" we compare
+_VARIANT_FIELDS = frozenset({"stream", "stream_options", "stop", "stop_sequences"})
+
+
+def request_key(api: str, request: dict[str, Any]) -> str | None:
+    """A stable hash of the request minus its stream/stop settings."""
+    core = {k: v for k, v in request.items() if k not in _VARIANT_FIELDS}
+    if not core:
+        return None
+    try:
+        body = orjson.dumps(core, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    return hashlib.blake2b(api.encode() + b"\0" + body, digest_size=12).hexdigest()
+
+
+def normalise(event: dict[str, Any]) -> Exchange:
+    """Build the Exchange for one schema-valid gateway event."""
+    api = event["api"]
+    request = _d(event.get("request"))
+    client = _d(event.get("client"))
+    renders = client.get("renders_phases")
+    parts = _Parts()
+    _READERS[api](event, parts, renders is True)
+    streamed = "chunks" in event
+    return Exchange(
+        event_id=event["event_id"],
+        api=api,
+        stream=bool(event.get("stream", streamed)) or streamed,
+        visible_text="".join(parts.visible),
+        reasoning_text="".join(parts.reasoning),
+        reasoning_field=parts.reasoning_field,
+        tool_calls=tuple(parts.tool_calls),
+        declared_tools=declared_tools(api, request),
+        response_format=response_format(api, request),
+        finish_reason=_FINISH.get(parts.finish or "", parts.finish),
+        raw_finish_reason=parts.finish,
+        commentary_text="".join(parts.commentary),
+        renders_phases=renders if isinstance(renders, bool) else None,
+        client_reasoning_field=_opt(client.get("reasoning_field")),
+        request_key=request_key(api, request),
+        stop=stop_strings(api, request),
+        stream_facts=StreamFacts(
+            chunk_count=parts.chunk_count,
+            mixed_chunks=tuple(parts.mixed),
+            visible_pieces=tuple(parts.visible) if streamed else (),
+        ),
+        versions=versions_of(event),
+    )

@@ -1,0 +1,156 @@
+"""Turn one batch of raw Kafka records into stored rows, samples and dead letters.
+
+This is the worker's whole job minus the I/O, so it is tested without a broker.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from leakline.detectors import Detector, Exchange, Verdict, run_detectors
+from leakline.detectors.classifier import OpeningClassifier, classify
+from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
+from leakline.pipeline.core.gc_pause import paused_gc
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.redact import Redactor, json_safe
+from leakline.pipeline.core.rows import Origin, RowBuilder
+
+log = logging.getLogger("leakline.process")
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    key: bytes | None
+    value: bytes
+    origin: Origin
+
+
+REASON_HEADER = "leakline.reason"
+SOURCE_HEADER = "leakline.source"
+
+
+def source_key(topic: str, partition: int, offset: int) -> str:
+    """Where a record came from; dead letters carry it as key and header."""
+    return f"{topic}/{partition}/{offset}"
+
+
+@dataclass(frozen=True, slots=True)
+class DeadLetter:
+    """A rejected payload: the raw bytes unchanged, plus why and where from."""
+
+    key: bytes | None
+    value: bytes
+    reason: str
+    origin: Origin
+
+    @property
+    def source(self) -> str:
+        return source_key(self.origin.topic, self.origin.partition, self.origin.offset)
+
+    def headers(self) -> list[tuple[str, bytes]]:
+        return [(REASON_HEADER, self.reason.encode()), (SOURCE_HEADER, self.source.encode())]
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """A leaking exchange published to ``leak.samples``."""
+
+    key: bytes
+    value: bytes
+
+
+@dataclass
+class BatchResult:
+    rows: RowBuilder
+    dead_letters: list[DeadLetter] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+
+
+def _sample_payload(row: dict[str, Any]) -> bytes:
+    try:
+        return orjson.dumps(row, default=str)
+    except TypeError:  # an integer beyond 64 bits or too deep nesting in finding details
+        return orjson.dumps(json_safe(row), default=str)
+
+
+@paused_gc()  # the batch's objects live until it is done: see pipeline/core/gc_pause.py
+def process_batch(
+    records: Sequence[RawRecord],
+    *,
+    worker_id: str,
+    clean_text_rate: float,
+    max_event_bytes: int,
+    detectors: Sequence[Detector] | None = None,
+    now: datetime | None = None,
+    redactor: Redactor | None = None,
+    classifier: OpeningClassifier | None = None,
+    classifier_threshold: float | None = None,
+) -> BatchResult:
+    """Validate, normalise and detect every record. Never raises on bad input.
+
+    Rules and heuristics run per exchange; then ``classifier`` (when given) scores,
+    in one batched call, the openings they left unlabeled. Every row records the
+    classifier's version. Text and findings are redacted (``redactor``, default
+    rules unless told otherwise) before they are stored or published.
+    """
+    now = now or datetime.now(UTC)
+    result = BatchResult(RowBuilder(worker_id, clean_text_rate, redactor))
+    decoded: list[tuple[RawRecord, dict[str, Any], Exchange, Verdict]] = []
+    for record in records:
+        try:
+            event = decode_event(record.value, max_event_bytes)
+            exchange = normalise(event)
+            verdict = run_detectors(exchange, detectors)
+        except ContractError as exc:
+            result.dead_letters.append(
+                DeadLetter(record.key, record.value, exc.reason, record.origin)
+            )
+            continue
+        except Exception as exc:  # a bug in normalise/detectors must not stop the stream
+            reason = f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}"[:500]
+            result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
+            continue
+        decoded.append((record, event, exchange, verdict))
+    version = classifier.version if classifier is not None else None
+    if classifier is not None and decoded:
+        try:
+            verdicts = classify([(d[2], d[3]) for d in decoded], classifier, classifier_threshold)
+        except Exception:  # a broken model must not stop the stream: rows keep rule verdicts
+            log.exception("classifier %s failed on a batch; skipped", version)
+            verdicts, version = [d[3] for d in decoded], None
+        decoded = [(r, e, x, v) for (r, e, x, _), v in zip(decoded, verdicts, strict=True)]
+    for record, event, exchange, verdict in decoded:
+        safe = result.rows.add(event, exchange, verdict, record.origin, now, version)
+        if verdict.leaking and safe is not None:
+            v = exchange.versions
+            result.samples.append(
+                Sample(
+                    key=exchange.event_id.encode(),
+                    value=_sample_payload(
+                        {
+                            "event_id": exchange.event_id,
+                            "ts": event.get("ts"),
+                            "api": exchange.api,
+                            "stream": exchange.stream,
+                            "engine": {"name": v.engine_name, "version": v.engine_version},
+                            "model": {"name": v.model_name, "revision": v.model_revision},
+                            "chat_template": {"name": v.template_name, "hash": v.template_hash},
+                            "parsers": {
+                                "reasoning": v.reasoning_parser,
+                                "tool_call": v.tool_call_parser,
+                            },
+                            "labels": list(verdict.labels),
+                            "findings": [f.to_dict() for f in safe.findings],
+                            "visible_text": safe.visible_text[:8192],
+                            "classifier_version": version,
+                        }
+                    ),
+                )
+            )
+    return result

@@ -1,0 +1,865 @@
+"""Redaction of stored text: e-mail addresses, phone numbers, API keys, bearer tokens, cards.
+
+Everything leakline writes (Parquet rows) or publishes (``leak.samples``) passes
+through a ``Redactor`` first. The rules are a data table (``RULES``): a name, a
+placeholder and scans; a scan is a compiled pattern, an optional validator (Luhn
+for cards, digit counts for phones) and where in a text the pattern can match,
+so the regex engine only starts where a match is possible. All five rules are on
+by default; ``Redactor.raw()`` is the explicit opt-in to store text unredacted.
+
+Finding spans point into the visible text, so ``Redacted`` keeps the edits it
+made and ``remap_span`` moves a span onto the redacted text: characters outside
+redacted regions keep pointing at the same characters, and a span that touches a
+redacted region grows to cover that region's placeholder.
+
+Every pattern runs in linear time: a fixed-width look-behind or a literal first
+character anchors each attempt, repeats are over disjoint character classes, and
+optional separators of phone and card numbers are followed by a mandatory digit,
+so no input makes a pattern backtrack more than a bounded number of steps per
+position (``tests/pipeline/test_redact.py`` times 1 MB adversarial strings).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding, evidence_snippet
+
+__all__ = [
+    "DEFAULT_RULES",
+    "RULES",
+    "Edit",
+    "Redacted",
+    "Redactor",
+    "Rule",
+    "SafeText",
+    "Scan",
+    "UnknownRuleError",
+    "json_safe",
+    "luhn_ok",
+    "redact_exchange",
+    "redact_findings",
+]
+
+# ------------------------------------------------------------------ validators
+
+
+def luhn_ok(digits: str) -> bool:
+    """The Luhn checksum of a string of decimal digits (any Unicode decimal digits)."""
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_NON_DIGIT = re.compile(r"\D+")
+
+
+def _card_ok(match: str) -> bool:
+    """13-19 digits, an issuer prefix 2-6, the Luhn check, one kind of separator in groups of 3+."""
+    digits = _NON_DIGIT.sub("", match)
+    if not 13 <= len(digits) <= 19 or digits[0] not in "23456":
+        return False
+    seps = {ch for ch in match if not ch.isdigit()}
+    if len(seps) > 1:
+        return False
+    if seps and min(len(g) for g in match.split(seps.pop())) < 3:
+        return False
+    return luhn_ok(digits)
+
+
+def _phone_ok(match: str) -> bool:
+    return 7 <= sum(ch.isdigit() for ch in match) <= 15
+
+
+def _has_digit(match: str) -> bool:
+    return any(ch.isdigit() for ch in match)
+
+
+def _key_ok(match: str) -> bool:
+    """Provider keys are random: a letter and a digit somewhere (``sk-learn-...`` is not a key)."""
+    return _has_digit(match) and any(ch.isalpha() for ch in match)
+
+
+def _assigned_secret_ok(value: str) -> bool:
+    """``password: ...`` values: a digit in it, or long enough not to be a prose word."""
+    return _has_digit(value) or len(value) >= 20
+
+
+# ------------------------------------------------------------------ rules
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """One pattern of a rule, and where in a text it can match.
+
+    Python's regex engine pays per character it tries to start a match at, so a
+    scan says where its matches can be and only those places are tried:
+
+    - ``starts``: a match begins at one of these literals (``fold``: ignoring case);
+    - ``anchor``: a match contains this literal, at most ``reach`` characters away;
+    - ``min_digits``: a match lies inside a run of digits and ``+ ( ) . -`` and spaces
+      holding at least this many digits (phone and card numbers), and containing
+      ``lead`` when that is set;
+    - none of these: the whole text is scanned.
+
+    Look-behinds see the text before a window, and windows end two characters past
+    a run so look-aheads do too: a scan finds exactly what a whole-text scan finds.
+
+    When ``pattern`` has a named group ``secret`` that took part in a match, only that
+    group is replaced (``api_key=`` stays, the value goes). ``validator`` sees the text
+    to be replaced and can veto it (Luhn for cards, digit counts for phones).
+    """
+
+    pattern: re.Pattern[str]
+    validator: Callable[[str], bool] | None = None
+    starts: tuple[str, ...] = ()
+    fold: bool = False
+    anchor: str | None = None
+    reach: int = 0
+    min_digits: int = 0
+    lead: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One kind of secret: its scans, and the placeholder that replaces a match."""
+
+    name: str
+    placeholder: str
+    scans: tuple[Scan, ...]
+    description: str = ""
+
+
+# Characters that may not directly precede a phone or card number: letters,
+# digits, and the joiners of versions, ids and paths ("v1.2", "ORD-", "/", "#").
+_NUM_BEFORE = r"[0-9A-Za-z_+\-./\\#]"
+# ... and what may not follow one: another digit or letter, or a joiner plus digit.
+_NUM_AFTER = r"(?![0-9A-Za-z_]|[.\-/]\d)"
+# Runs of the characters phone and card patterns consume, holding at least 6 digits
+# after their first character (separator and digit classes are disjoint, so each
+# attempt is linear; the leading class lets the engine skip to candidates).
+_NUMBERISH = re.compile(r"[+(0-9](?:[ .\-()+]*[0-9]){6}[0-9 .\-()+]*")
+
+
+def _num(first: str, rest: str, before: str = _NUM_BEFORE) -> re.Pattern[str]:
+    """A number pattern (ASCII digits) that starts with its first character, so the engine
+    skips ahead to candidates, and checks the character before it right after."""
+    return re.compile(f"{first}(?<!{before}.){rest}{_NUM_AFTER}", re.ASCII)
+
+
+def _phone(first: str, rest: str, digits: int, before: str = _NUM_BEFORE, lead: str = "") -> Scan:
+    """A phone format; ``digits`` is the fewest digits it can match."""
+    return Scan(_num(first, rest, before), _phone_ok, min_digits=digits, lead=lead)
+
+
+_PHONE_SCANS = (
+    # international with separators: +82 10-1234-5678, +1 (415) 555-0132, +86 138 0013 8000
+    _phone(
+        r"\+",
+        r"[1-9]\d{0,3}(?:[ .\-]?\(\d{1,4}\))?(?:[ .\-]\d{1,5}){1,5}",
+        7,
+        r"[0-9A-Za-z_+]",
+        "+",
+    ),
+    # international without separators: +821012345678
+    _phone(r"\+", r"[1-9]\d{6,14}", 7, r"[0-9A-Za-z_+]", "+"),
+    # KR / CN trunk-prefixed, one kind of separator: 010-1234-5678, 02-123-4567, 021 6888 8888
+    _phone("0", r"\d{1,3}([ .\-])\d{3,4}\1\d{4}", 9),
+    # CN landline: 010-12345678, 0755-1234567
+    _phone("0", r"\d{2,3}-\d{7,8}", 10),
+    # trunk prefix in parentheses: (02) 123-4567, (031)123-4567
+    _phone(r"\(", r"0\d{1,3}\) ?\d{3,4}[ .\-]\d{4}", 9, r"[0-9A-Za-z_]", "("),
+    # KR mobile without separators: 01012345678
+    _phone("0", r"1[016789]\d{7,8}", 10),
+    # CN mobile: 138 0013 8000, 138-0013-8000, 13800138000
+    _phone("1", r"[3-9]\d([ \-]?)\d{4}\1\d{4}", 11),
+    # NANP: 415-555-0132, 415.555.0132, 415 555 0132, 1-800-555-0199
+    _phone("[1-9]", r"(?:(?<=1)[ .\-][2-9]\d{2}|(?<=[2-9])\d{2})([ .\-])[2-9]\d{2}\1\d{4}", 10),
+    # NANP with the area code in parentheses: (415) 555-0132
+    _phone(r"\(", r"[2-9]\d{2}\) ?[2-9]\d{2}[ .\-]\d{4}", 10, r"[0-9A-Za-z_]", "("),
+)
+
+_CARD_SCANS = (Scan(_num(r"[2-6]", r"(?:[ \-]?\d){12,18}"), _card_ok, min_digits=13),)
+
+_EMAIL_SCANS = (
+    Scan(
+        re.compile(
+            r"[A-Za-z0-9._%+\-](?<![A-Za-z0-9._%+\-].)[A-Za-z0-9._%+\-]*"
+            r"@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
+        ),
+        # local parts are at most 64 characters (RFC 5321), domains at most 253
+        anchor="@",
+        reach=256,
+    ),
+)
+
+# every provider key starts with one of these (fewer, shorter needles: fewer passes)
+_PROVIDER_PREFIXES = (
+    "sk",  # OpenAI sk-..., sk-proj-..., Anthropic sk-ant-..., Stripe sk_live_...
+    "rk_",  # Stripe restricted
+    "AKIA",  # AWS access key ids
+    "ASIA",
+    "ABIA",
+    "ACCA",
+    "AIza",  # Google
+    "gh",  # GitHub ghp_ gho_ ghu_ ghs_ ghr_ github_pat_
+    "xox",  # Slack
+    "hf_",  # Hugging Face
+    "glpat-",  # GitLab
+)
+_ASSIGNED_NAMES = (
+    "api",
+    "access",
+    "secret",
+    "private",
+    "auth",
+    "refresh",
+    "client",
+    "pass",
+    "pwd",
+    "token",
+    "비밀번호",
+    "密码",
+    "密钥",
+    "口令",
+)
+
+_API_KEY_SCANS = (
+    Scan(
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])"
+            r"(?:sk-[A-Za-z0-9_\-]{20,}"
+            r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
+            r"|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
+            r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
+            r"|xox[abposr]-[A-Za-z0-9\-]{10,}"
+            r"|AIza[0-9A-Za-z_\-]{35}"
+            r"|hf_[A-Za-z0-9]{30,}"
+            r"|glpat-[A-Za-z0-9_\-]{20,}"
+            r")(?![A-Za-z0-9_\-])"
+        ),
+        _key_ok,
+        starts=_PROVIDER_PREFIXES,
+    ),
+    # key = value, "api_key": "value", OPENAI_API_KEY=value, 비밀번호: value, 密码：value
+    Scan(
+        re.compile(
+            r"(?i)(?:(?<![A-Za-z0-9])"
+            r"(?:api[_\- ]?key|apikey|access[_\-]?key|secret[_\-]?key|private[_\-]?key"
+            r"|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|client[_\-]?secret"
+            r"|password|passwd|pwd|secret|token|api ?키)"
+            # CJK text has no spaces: these names may follow anything
+            r"|비밀번호|密码|密钥|口令)"
+            r"[\"']?[ \t]{0,3}[:=：][ \t]{0,3}[\"']?"
+            # ASCII only: a Korean particle or CJK comma right after the value ends it
+            r"(?P<secret>[A-Za-z0-9_\-.+/=~!@#$%^&*?:|\\]{8,})"
+        ),
+        _assigned_secret_ok,
+        starts=_ASSIGNED_NAMES,
+        fold=True,
+    ),
+)
+
+_BEARER_SCANS = (
+    Scan(
+        re.compile(r"(?i)(?<![A-Za-z])bearer[ \t]+(?P<secret>[A-Za-z0-9\-._~+/]{16,}=*)"),
+        _assigned_secret_ok,
+        starts=("bearer",),
+        fold=True,
+    ),
+    Scan(
+        re.compile(
+            r"(?i)(?<![A-Za-z])authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+            r"(?:basic|token|digest)[ \t]+(?P<secret>[A-Za-z0-9\-._~+/]{12,}=*)"
+        ),
+        starts=("authorization",),
+        fold=True,
+    ),
+    # a JWT anywhere: header.payload[.signature], both base64url-encoded JSON objects
+    Scan(
+        re.compile(
+            r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.?[A-Za-z0-9_\-]*"
+        ),
+        starts=("eyJ",),
+    ),
+)
+
+
+RULES: dict[str, Rule] = {
+    rule.name: rule
+    for rule in (
+        Rule(
+            "email",
+            "[EMAIL]",
+            _EMAIL_SCANS,
+            "e-mail addresses (ASCII local part and domain)",
+        ),
+        Rule(
+            "phone",
+            "[PHONE]",
+            _PHONE_SCANS,
+            "phone numbers with 7-15 digits: +CC international, KR/CN trunk-prefixed "
+            "(010-1234-5678), CN mobile (138 0013 8000), NANP ((415) 555-0132)",
+        ),
+        Rule(
+            "api_key",
+            "[API_KEY]",
+            _API_KEY_SCANS,
+            "provider keys (sk-, sk-ant-, AKIA, ghp_, xoxb-, AIza, hf_, glpat-) and the "
+            "values of api_key= / token: / password: / 비밀번호: / 密码: assignments",
+        ),
+        Rule(
+            "bearer",
+            "[BEARER]",
+            _BEARER_SCANS,
+            "Bearer tokens, Authorization: Basic/Token credentials, JWTs",
+        ),
+        Rule(
+            "card",
+            "[CARD]",
+            _CARD_SCANS,
+            "payment card numbers: 13-19 digits, issuer digit 2-6, Luhn, uniform separators",
+        ),
+    )
+}
+DEFAULT_RULES: tuple[str, ...] = tuple(RULES)
+
+
+class UnknownRuleError(ValueError):
+    def __init__(self, names: Iterable[str]) -> None:
+        unknown = ", ".join(sorted(names))
+        super().__init__(
+            f"unknown redaction rule(s): {unknown}; known rules: {', '.join(RULES)}"
+            " ('default' for all of them; 'raw' alone stores text unredacted)"
+        )
+
+
+# ------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """``original[start:end]`` became ``redacted[new_start:new_end]`` (a placeholder)."""
+
+    start: int
+    end: int
+    new_start: int
+    new_end: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Redacted:
+    """A redacted text, the edits that made it, and the way back to original offsets."""
+
+    text: str
+    edits: tuple[Edit, ...] = ()
+    # the original is kept for re-deriving evidence; never printed
+    source: str = field(default="", repr=False)
+    redactor: Redactor | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+    def counts(self) -> dict[str, int]:
+        """Redactions per rule name."""
+        return dict(Counter(e.rule for e in self.edits))
+
+    def map_start(self, pos: int) -> int:
+        """Where an original start offset lands; inside a redacted region: its placeholder start."""
+        edits = self.edits
+        if not edits:
+            return pos
+        i = bisect_right(_starts(edits), pos) - 1
+        if i < 0:
+            return pos
+        edit = edits[i]
+        if pos < edit.end:
+            return edit.new_start
+        return pos + edit.new_end - edit.end
+
+    def map_end(self, pos: int) -> int:
+        """Where an original end offset lands; inside a redacted region: its placeholder end."""
+        edits = self.edits
+        if not edits:
+            return pos
+        i = bisect_left(_starts(edits), pos) - 1
+        if i < 0:
+            return pos
+        edit = edits[i]
+        if pos <= edit.end:
+            return edit.new_end
+        return pos + edit.new_end - edit.end
+
+    def map_back_start(self, pos: int) -> int:
+        """Where a redacted-text start offset came from; inside a placeholder: its region start."""
+        edits = self.edits
+        i = bisect_right([e.new_start for e in edits], pos) - 1
+        if i < 0:
+            return pos
+        edit = edits[i]
+        if pos < edit.new_end:
+            return edit.start
+        return pos - edit.new_end + edit.end
+
+    def map_back_end(self, pos: int) -> int:
+        """Where a redacted-text end offset came from; inside a placeholder: its region end."""
+        edits = self.edits
+        i = bisect_left([e.new_start for e in edits], pos) - 1
+        if i < 0:
+            return pos
+        edit = edits[i]
+        if pos <= edit.new_end:
+            return edit.end
+        return pos - edit.new_end + edit.end
+
+    def remap_span(self, span: tuple[int, int]) -> tuple[int, int]:
+        """A half-open span of the original text, moved onto the redacted text.
+
+        Characters outside redacted regions keep pointing at the same characters;
+        a span that starts or ends inside a redacted region grows to cover its
+        placeholder, so it never points into the middle of one.
+        """
+        start, end = span
+        new_start, new_end = self.map_start(start), self.map_end(end)
+        return new_start, max(new_start, new_end)
+
+
+def _starts(edits: tuple[Edit, ...]) -> list[int]:
+    return [e.start for e in edits]
+
+
+@dataclass(frozen=True, slots=True)
+class SafeText:
+    """What may be stored or published for one exchange: redacted text and findings."""
+
+    visible_text: str
+    reasoning_text: str
+    findings: tuple[Finding, ...]
+    redactions: dict[str, int] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ the redactor
+
+
+_MAX_PASSES = 4
+_MEMO_MAX_LEN = 256
+_MEMO_ENTRIES = 4096
+_ELLIPSIS = "…"
+# the token or digit run right before a trailing / after a leading ellipsis
+_CUT_TOKEN_END = re.compile(r"(?:[+(0-9][0-9 .\-()+]*[0-9]|\S+)…\Z")
+_CUT_TOKEN_START = re.compile(r"\A…(?:[0-9][0-9 .\-()+]*[0-9]|\S{1,256})")
+_KEYISH = re.compile(r"(?:sk-|sk_|rk_|AKIA|ASIA|gh[pousr]_|github_pat_|xox|AIza|hf_|glpat-|eyJ)")
+_CUT_PLACEHOLDER = "[REDACTED]"
+_CUT_REACH = 256
+MAX_DETAIL_DEPTH = 64
+_TOO_DEEP = "[nested too deep]"
+
+
+def _looks_cut_secret(token: str) -> bool:
+    """A token cut by an ellipsis that may be the visible part of a longer secret."""
+    return "@" in token or sum(ch.isdigit() for ch in token) >= 4 or bool(_KEYISH.search(token))
+
+
+class _Where:
+    """Candidate places in one text, computed once and shared by all scans."""
+
+    __slots__ = ("text", "_lower", "_numeric")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lower: str | None | bool = False  # False: not computed; None: unusable
+        self._numeric: list[tuple[int, int, int, str]] | None = None
+
+    def lower(self) -> str | None:
+        """The lower-cased text, or None when lower-casing changed its length."""
+        if self._lower is False:
+            lowered = self.text.lower()
+            self._lower = lowered if len(lowered) == len(self.text) else None
+        return self._lower if isinstance(self._lower, str) else None
+
+    def numeric(self) -> list[tuple[int, int, int, str]]:
+        """(start, end + 2, digits, run) of every run of digits and phone/card separators
+        that may hold a phone or card number."""
+        if self._numeric is None:
+            size = len(self.text)
+            self._numeric = [
+                (m.start(), min(size, m.end() + 2), sum(map(str.isdigit, m.group())), m.group())
+                for m in _NUMBERISH.finditer(self.text)
+            ]
+        return self._numeric
+
+    def matches(self, scan: Scan) -> list[re.Match[str]]:
+        text, pattern = self.text, scan.pattern
+        if scan.min_digits:
+            runs = self.numeric()
+            if not runs:
+                return []
+            lead, need = scan.lead, scan.min_digits
+            return [
+                m
+                for lo, hi, digits, run in runs
+                if digits >= need and (not lead or lead in run)
+                for m in pattern.finditer(text, lo, hi)
+            ]
+        if scan.starts:
+            hay = self.lower() if scan.fold else text
+            if hay is None:
+                return list(pattern.finditer(text))
+            places: list[int] = []
+            for needle in scan.starts:
+                at = hay.find(needle)
+                while at >= 0:
+                    places.append(at)
+                    at = hay.find(needle, at + 1)
+            if not places:
+                return []
+            places.sort()
+            found, taken = [], 0  # like finditer: matches do not overlap
+            for at in places:
+                if at >= taken:
+                    m = pattern.match(text, at)
+                    if m is not None:
+                        taken = m.end()
+                        found.append(m)
+            return found
+        if scan.anchor:
+            at = text.find(scan.anchor)
+            if at < 0:
+                return []
+            windows: list[list[int]] = []
+            size, reach, width = len(text), scan.reach, len(scan.anchor)
+            while at >= 0:
+                lo, hi = max(0, at - reach), min(size, at + width + reach + 2)
+                if windows and lo <= windows[-1][1]:
+                    windows[-1][1] = hi
+                else:
+                    windows.append([lo, hi])
+                at = text.find(scan.anchor, at + width)
+            return [m for lo, hi in windows for m in pattern.finditer(text, lo, hi)]
+        return list(pattern.finditer(text))
+
+
+class Redactor:
+    """Applies a set of rules; ``Redactor.raw()`` applies none (explicit opt-in)."""
+
+    __slots__ = ("rules", "_scans", "_memo")
+    _scans: tuple[tuple[int, Rule, Scan, bool], ...]
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules: tuple[Rule, ...] = tuple(rules)
+        # short strings in finding details repeat (diagnosis texts, reasons): remember them
+        self._memo: dict[str, str] = {}
+        self._scans = tuple(
+            (rank, rule, scan, "secret" in scan.pattern.groupindex)
+            for rank, rule in enumerate(self.rules)
+            for scan in rule.scans
+        )
+
+    # -- construction
+
+    @classmethod
+    def default(cls) -> Redactor:
+        return _DEFAULT
+
+    @classmethod
+    def raw(cls) -> Redactor:
+        """No redaction at all: stored text is exactly what the model produced."""
+        return _RAW
+
+    @classmethod
+    def from_names(cls, names: Iterable[str]) -> Redactor:
+        """Rules by name, in table order; ``default`` means all of them."""
+        wanted = {n.strip().lower() for n in names if n.strip()}
+        if "default" in wanted or "all" in wanted:
+            wanted = (wanted - {"default", "all"}) | set(DEFAULT_RULES)
+        unknown = wanted - set(RULES)
+        if unknown:
+            raise UnknownRuleError(unknown)
+        if not wanted:
+            raise ValueError(
+                "no redaction rules given; storing raw text must be asked for explicitly"
+                " ('raw', Redactor.raw())"
+            )
+        return cls([rule for name, rule in RULES.items() if name in wanted])
+
+    @classmethod
+    def from_spec(cls, spec: str) -> Redactor:
+        """``"default"``, ``"raw"`` or a comma-separated list of rule names."""
+        if spec.strip().lower() == "raw":
+            return cls.raw()
+        return cls.from_names(spec.split(","))
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.rules)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(rule.name for rule in self.rules)
+
+    def __repr__(self) -> str:
+        return f"Redactor({', '.join(self.names) or 'raw'})"
+
+    # -- text
+
+    def redact(self, text: str) -> Redacted:
+        """The text with every match replaced by its rule's placeholder."""
+        if not self.rules or not text:
+            return Redacted(text, (), text, self)
+        found = self._find(text)
+        if not found:
+            return Redacted(text, (), text, self)
+        redacted = self._apply(text, found)
+        # A placeholder can expose a neighbour that the secret hid: "a@b.io010-1234-5678"
+        # has no phone (a letter precedes it), "[EMAIL]010-1234-5678" has one. Redact the
+        # result again, carry what it finds back to the original, and stop when nothing
+        # new turns up, so that redacting twice is redacting once.
+        for _ in range(_MAX_PASSES):
+            more = self._find(redacted.text)
+            if not more:
+                break
+            found.extend(
+                (redacted.map_back_start(start), redacted.map_back_end(end), rank, rule)
+                for start, end, rank, rule in more
+            )
+            redacted = self._apply(text, found)
+        return redacted
+
+    def _find(self, text: str) -> list[tuple[int, int, int, Rule]]:
+        found: list[tuple[int, int, int, Rule]] = []
+        where = _Where(text)
+        numeric = None
+        for rank, rule, scan, grouped in self._scans:
+            if scan.min_digits:
+                if numeric is None:
+                    numeric = bool(where.numeric())
+                if not numeric:
+                    continue
+            for m in where.matches(scan):
+                start, end = m.span("secret") if grouped else (-1, -1)
+                if start < 0:
+                    start, end = m.span()
+                if scan.validator is not None and not scan.validator(text[start:end]):
+                    continue
+                found.append((start, end, rank, rule))
+        return found
+
+    def _apply(self, text: str, found: list[tuple[int, int, int, Rule]]) -> Redacted:
+        # Overlapping matches merge into one region (never leave part of a secret
+        # visible); the region takes the placeholder of its longest match.
+        found.sort(key=lambda f: (f[0], -f[1], f[2]))
+        regions: list[list[Any]] = []
+        for start, end, rank, rule in found:
+            if regions and start < regions[-1][1]:
+                region = regions[-1]
+                if end - start > region[3] or (end - start == region[3] and rank < region[4]):
+                    region[2], region[3], region[4] = rule, end - start, rank
+                region[1] = max(region[1], end)
+            else:
+                regions.append([start, end, rule, end - start, rank])
+        pieces: list[str] = []
+        edits: list[Edit] = []
+        pos = new_pos = 0
+        for start, end, rule, _, _ in regions:
+            pieces.append(text[pos:start])
+            new_pos += start - pos
+            pieces.append(rule.placeholder)
+            edits.append(Edit(start, end, new_pos, new_pos + len(rule.placeholder), rule.name))
+            new_pos += len(rule.placeholder)
+            pos = end
+        pieces.append(text[pos:])
+        return Redacted("".join(pieces), tuple(edits), text, self)
+
+    def redact_text(self, text: str) -> str:
+        """Just the redacted string. A string cut with ``…`` also loses a secret-looking
+        token at the cut, which the patterns could no longer recognise."""
+        if not self.rules or not text:
+            return text
+        short = len(text) <= _MEMO_MAX_LEN
+        if short:
+            hit = self._memo.get(text)
+            if hit is not None:
+                return hit
+        out = self.redact(text).text
+        if _ELLIPSIS in out:
+            out = _guard_cuts(out)
+        if short:
+            if len(self._memo) >= _MEMO_ENTRIES:
+                self._memo.clear()
+            self._memo[text] = out
+        return out
+
+    def redact_value(self, value: Any, _depth: int = 0) -> Any:
+        """Redact every string (and long integer) inside a JSON-like value; keys too.
+
+        The result is also storable as JSON: integers beyond 64 bits become strings
+        and anything nested deeper than ``MAX_DETAIL_DEPTH`` is replaced by a marker
+        (a secret could hide down there, and orjson refuses deep values anyway).
+        """
+        if not self.rules:
+            return value
+        kind = type(value)
+        if kind is str:
+            return self.redact_text(value)
+        if value is None or kind is bool or kind is float:
+            return value
+        if _depth > MAX_DETAIL_DEPTH:
+            return _TOO_DEEP
+        if kind is dict or isinstance(value, Mapping):
+            text = self.redact_text
+            return {
+                text(k if type(k) is str else str(k)): self.redact_value(v, _depth + 1)
+                for k, v in value.items()
+            }
+        if kind is list or kind is tuple:
+            items = [self.redact_value(v, _depth + 1) for v in value]
+            return items if kind is list else tuple(items)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self._redact_int(value)
+        if isinstance(value, str):
+            return self.redact_text(value)
+        return value
+
+    def _redact_int(self, value: int) -> int | str:
+        if -1_000_000 < value < 1_000_000:
+            return value
+        try:
+            text = str(value)
+        except ValueError:  # beyond Python's int -> str digit limit
+            return "[NUMBER]"
+        redacted = self.redact_text(text)
+        if redacted == text and -(2**63) <= value < 2**64:
+            return value
+        return redacted
+
+    # -- findings and exchanges
+
+    def redact_findings(
+        self, findings: Iterable[Finding], redacted: Redacted
+    ) -> tuple[Finding, ...]:
+        """Findings with spans moved onto ``redacted.text`` and evidence and details redacted."""
+        if not self.rules:
+            return tuple(findings)
+        out = []
+        source, text = redacted.source, redacted.text
+        for finding in findings:
+            span = finding.span
+            new_span = span
+            evidence = finding.evidence
+            if span is not None:
+                new_span = redacted.remap_span(span)
+                if redacted.changed and _is_snippet(evidence, source, span):
+                    evidence = evidence_snippet(text, *new_span)
+                else:
+                    evidence = self.redact_text(evidence)
+            else:
+                evidence = self.redact_text(evidence)
+            details = self.redact_value(finding.details)
+            if new_span == span and evidence == finding.evidence and details == finding.details:
+                out.append(finding)
+            else:
+                out.append(replace(finding, span=new_span, evidence=evidence, details=details))
+        return tuple(out)
+
+    def redact_exchange(self, exchange: Exchange, findings: Iterable[Finding]) -> SafeText:
+        visible = self.redact(exchange.visible_text)
+        reasoning = self.redact(exchange.reasoning_text)
+        counts = Counter(visible.counts())
+        counts.update(reasoning.counts())
+        return SafeText(
+            visible.text,
+            reasoning.text,
+            self.redact_findings(findings, visible),
+            dict(counts),
+        )
+
+
+def _is_snippet(evidence: str, source: str, span: tuple[int, int]) -> bool:
+    start, end = span
+    if not 0 <= start <= end <= len(source):
+        return False
+    return evidence == evidence_snippet(source, start, end)
+
+
+def _guard_cuts(text: str) -> str:
+    if text.endswith(_ELLIPSIS):
+        # only the tail can hold the cut token: never scan the whole string
+        m = _CUT_TOKEN_END.search(text, max(0, len(text) - _CUT_REACH))
+        if m:
+            token = m.group()[: -len(_ELLIPSIS)]
+            if "[" not in token and _looks_cut_secret(token):
+                text = text[: m.start()] + _CUT_PLACEHOLDER + _ELLIPSIS
+    if text.startswith(_ELLIPSIS):
+        m = _CUT_TOKEN_START.match(text)
+        if m:
+            token = m.group()[len(_ELLIPSIS) :]
+            if "]" not in token and _looks_cut_secret(token):
+                text = _ELLIPSIS + _CUT_PLACEHOLDER + text[m.end() :]
+    return text
+
+
+_DEFAULT = Redactor([RULES[name] for name in DEFAULT_RULES])
+_RAW = Redactor([])
+
+
+# ------------------------------------------------------------------ module-level helpers
+
+
+def json_safe(value: Any, max_depth: int = MAX_DETAIL_DEPTH, _depth: int = 0) -> Any:
+    """``value`` made storable by orjson, without redacting anything.
+
+    orjson refuses integers beyond 64 bits and nesting deeper than 254, and a rescued
+    tool-call argument can hold either. Such integers become strings, containers
+    nested deeper than ``max_depth`` become a marker, and keys become strings.
+    """
+    kind = type(value)
+    if kind is str or kind is float or kind is bool or value is None:
+        return value
+    if kind is int:
+        return value if -(2**63) <= value < 2**64 else _int_text(value)
+    if _depth >= max_depth and isinstance(value, Mapping | list | tuple):
+        return _TOO_DEEP
+    if isinstance(value, Mapping):
+        return {
+            (k if type(k) is str else str(k)): json_safe(v, max_depth, _depth + 1)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [json_safe(v, max_depth, _depth + 1) for v in value]
+    if isinstance(value, int):
+        return json_safe(int(value), max_depth, _depth)
+    return value
+
+
+def _int_text(value: int) -> str:
+    try:
+        return str(value)
+    except ValueError:  # beyond Python's int -> str digit limit
+        return "[NUMBER]"
+
+
+def redact_findings(findings: Iterable[Finding], redacted: Redacted) -> tuple[Finding, ...]:
+    """``Redactor.redact_findings`` with the redactor that produced ``redacted``."""
+    redactor = redacted.redactor if redacted.redactor is not None else _DEFAULT
+    return redactor.redact_findings(findings, redacted)
+
+
+def redact_exchange(
+    exchange: Exchange, findings: Iterable[Finding], redactor: Redactor | None = None
+) -> SafeText:
+    """The text and findings of one exchange as they may be stored and published."""
+    return (redactor if redactor is not None else _DEFAULT).redact_exchange(exchange, findings)

@@ -1,0 +1,383 @@
+"""The one schema of stored samples, and the builder that fills it column by column.
+
+Every exchange becomes one row (rates need a denominator). Full text is kept for
+leaking rows and for a deterministic sample of clean ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from leakline.detectors import Exchange, Finding, Verdict
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.redact import Redactor, SafeText, json_safe
+from leakline.pipeline.core.versions import VERSION_COLUMNS
+
+UNKNOWN = "unknown"
+SCHEMA_VERSION = 1
+
+SAMPLE_SCHEMA = pa.schema(
+    [
+        ("event_id", pa.string()),
+        ("ts", pa.timestamp("us", tz="UTC")),
+        ("ingested_at", pa.timestamp("us", tz="UTC")),
+        ("api", pa.string()),
+        ("stream", pa.bool_()),
+        ("engine_name", pa.string()),
+        ("engine_version", pa.string()),
+        ("model_name", pa.string()),
+        ("model_revision", pa.string()),
+        ("template_name", pa.string()),
+        ("template_hash", pa.string()),
+        ("reasoning_parser", pa.string()),
+        ("tool_call_parser", pa.string()),
+        ("gateway_name", pa.string()),
+        ("gateway_version", pa.string()),
+        ("has_stop", pa.bool_()),
+        ("structured", pa.bool_()),
+        ("has_tools", pa.bool_()),
+        ("finish_reason", pa.string()),
+        ("request_key", pa.string()),  # same request streamed/not, with/without stop
+        ("reasoning_field", pa.string()),  # where the engine put reasoning
+        ("client_reasoning_field", pa.string()),  # where the client reads it
+        ("renders_phases", pa.bool_()),
+        ("chunk_count", pa.int32()),
+        ("first_leak_chunk", pa.int32()),  # stream chunk holding the first leaking byte
+        # K2VV schema accuracy: schema-valid calls over tool-call finishes
+        ("tool_call_finish", pa.bool_()),
+        ("tool_calls_schema_valid", pa.bool_()),
+        ("leaking", pa.bool_()),
+        ("labels", pa.list_(pa.string())),
+        ("sources", pa.list_(pa.string())),
+        ("n_findings", pa.int32()),
+        ("findings", pa.string()),  # JSON list of Finding.to_dict()
+        ("suggested_remediation", pa.list_(pa.string())),
+        ("layers", pa.list_(pa.string())),
+        ("detector_versions", pa.string()),  # JSON object id -> version
+        ("classifier_version", pa.string()),
+        ("remediation_action", pa.string()),
+        ("remediation_outcome", pa.string()),
+        ("remediation_attempts", pa.int64()),
+        ("remediation_extra_tokens", pa.int64()),
+        ("text_stored", pa.bool_()),
+        ("visible_text", pa.string()),
+        ("reasoning_text", pa.string()),
+        ("src_topic", pa.string()),
+        ("src_partition", pa.int32()),
+        ("src_offset", pa.int64()),
+        ("worker_id", pa.string()),
+        ("schema_version", pa.int16()),
+        # the whole gateway event, redacted like the text, for text-stored rows only:
+        # regression cases replay it (``leakline export --regression``)
+        ("event_json", pa.string()),
+    ]
+)
+
+# a larger event is not kept whole (its row still holds the text and findings)
+EVENT_JSON_MAX_BYTES = 1 << 20
+# event fields the row stores verbatim anyway (ids, times, versions): never redacted
+_PLAIN_FIELDS = (
+    "event_id",
+    "ts",
+    "api",
+    "stream",
+    "engine",
+    "model",
+    "chat_template",
+    "parsers",
+    "gateway",
+    "client",
+    "remediation",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a record came from; offsets make redeliveries recognisable."""
+
+    topic: str
+    partition: int
+    offset: int
+
+
+def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
+    """Leaking rows always keep text; clean rows by a hash of the id, so a
+    redelivered event gets the same decision."""
+    if leaking:
+        return True
+    if clean_rate <= 0:
+        return False
+    digest = hashlib.blake2b(event_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") / 2**64 < clean_rate
+
+
+def findings_to_json(findings: Sequence[Finding]) -> str:
+    """Findings as JSON. Rescued tool-call arguments may hold integers beyond 64 bits or
+    nesting orjson refuses; those are made storable rather than failing the batch."""
+    dicts = [f.to_dict() for f in findings]
+    try:
+        return orjson.dumps(dicts).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return orjson.dumps(json_safe(dicts)).decode()
+
+
+def first_leak_chunk(exchange: Exchange, verdict: Verdict) -> int | None:
+    """Index of the stream chunk that carried the first leaking visible byte.
+
+    Counts only chunks with visible text, in arrival order; None when not streamed
+    or when no finding has a span.
+    """
+    pieces = exchange.stream_facts.visible_pieces
+    starts = [f.span[0] for f in verdict.findings if f.span is not None]
+    if not pieces or not starts:
+        return None
+    first, offset = min(starts), 0
+    for index, piece in enumerate(pieces):
+        offset += len(piece)
+        if first < offset:
+            return index
+    return len(pieces) - 1
+
+
+def parse_ts(value: Any, fallback: datetime) -> datetime:
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return fallback
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return fallback
+
+
+def _remediation(event: dict[str, Any]) -> dict[str, Any]:
+    value = event.get("remediation")
+    return value if isinstance(value, dict) else {}
+
+
+class RowBuilder:
+    """Accumulates rows as columns; ``table()`` returns one Arrow table."""
+
+    def __init__(
+        self, worker_id: str, clean_text_rate: float, redactor: Redactor | None = None
+    ) -> None:
+        self.worker_id = worker_id
+        self.clean_text_rate = clean_text_rate
+        # nothing is stored unredacted unless the caller passes Redactor.raw() on purpose
+        self.redactor = redactor if redactor is not None else Redactor.default()
+        self.columns: dict[str, list[Any]] = {name: [] for name in SAMPLE_SCHEMA.names}
+
+    @classmethod
+    def from_columns(
+        cls, worker_id: str, clean_text_rate: float, columns: dict[str, list[Any]]
+    ) -> RowBuilder:
+        """Rows built elsewhere (``leakline.pipeline.worker.offload``'s child process), ready for ``table()``."""
+        if list(columns) != SAMPLE_SCHEMA.names:
+            raise ValueError("columns do not match SAMPLE_SCHEMA")
+        built = cls(worker_id, clean_text_rate)
+        built.columns = columns
+        return built
+
+    def __len__(self) -> int:
+        return len(self.columns["event_id"])
+
+    def add(
+        self,
+        event: dict[str, Any],
+        exchange: Exchange,
+        verdict: Verdict,
+        origin: Origin,
+        now: datetime,
+        classifier_version: str | None = None,
+    ) -> SafeText | None:
+        """Add one row. Returns the redacted text and findings that were stored, if any."""
+        col = self.columns
+        versions = exchange.versions
+        rem = _remediation(event)
+        stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
+        # findings carry evidence snippets, so they are redacted whenever there are any
+        redact = stored or bool(verdict.findings)
+        safe = self.redactor.redact_exchange(exchange, verdict.findings) if redact else None
+        # everything that can fail is computed before the first append: a row is all or nothing
+        findings_json = findings_to_json(safe.findings if safe is not None else verdict.findings)
+        event_json = stored_event_json(event, self.redactor, exchange, safe) if stored else None
+        col["event_id"].append(exchange.event_id)
+        col["ts"].append(parse_ts(event.get("ts"), now))
+        col["ingested_at"].append(now)
+        col["api"].append(exchange.api)
+        col["stream"].append(exchange.stream)
+        for name in VERSION_COLUMNS:
+            col[name].append(getattr(versions, name) or UNKNOWN)
+        col["has_stop"].append(bool(exchange.stop))
+        col["structured"].append(exchange.structured)
+        col["has_tools"].append(exchange.has_tools)
+        col["finish_reason"].append(exchange.finish_reason or UNKNOWN)
+        col["request_key"].append(exchange.request_key)
+        col["reasoning_field"].append(exchange.reasoning_field)
+        col["client_reasoning_field"].append(exchange.client_reasoning_field)
+        col["renders_phases"].append(exchange.renders_phases)
+        col["chunk_count"].append(exchange.stream_facts.chunk_count if exchange.stream else None)
+        col["first_leak_chunk"].append(first_leak_chunk(exchange, verdict))
+        tool_finish = exchange.finish_reason == "tool_calls" and bool(exchange.tool_calls)
+        col["tool_call_finish"].append(tool_finish)
+        col["tool_calls_schema_valid"].append(
+            tool_finish and "tool_args_invalid" not in verdict.labels if tool_finish else None
+        )
+        col["leaking"].append(verdict.leaking)
+        col["labels"].append(list(verdict.labels))
+        col["sources"].append(sorted({f.source.value for f in verdict.findings}))
+        col["n_findings"].append(len(verdict.findings))
+        col["suggested_remediation"].append(sorted({f.remediation.value for f in verdict.findings}))
+        col["layers"].append(sorted({f.layer.value for f in verdict.findings}))
+        col["findings"].append(findings_json)
+        col["detector_versions"].append(
+            orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()
+        )
+        col["classifier_version"].append(classifier_version)
+        col["remediation_action"].append(_str_or_none(rem.get("action")))
+        col["remediation_outcome"].append(_str_or_none(rem.get("outcome")))
+        col["remediation_attempts"].append(_int_or_none(rem.get("attempts")))
+        col["remediation_extra_tokens"].append(_int_or_none(rem.get("extra_tokens")))
+        col["text_stored"].append(stored)
+        col["visible_text"].append(safe.visible_text if safe is not None and stored else None)
+        col["reasoning_text"].append(safe.reasoning_text if safe is not None and stored else None)
+        col["src_topic"].append(origin.topic)
+        col["src_partition"].append(origin.partition)
+        col["src_offset"].append(origin.offset)
+        col["worker_id"].append(self.worker_id)
+        col["schema_version"].append(SCHEMA_VERSION)
+        col["event_json"].append(event_json)
+        return safe
+
+    def table(self) -> pa.Table:
+        return pa.table(self.columns, schema=SAMPLE_SCHEMA)
+
+
+def stored_event_json(
+    event: dict[str, Any],
+    redactor: Redactor,
+    exchange: Exchange | None = None,
+    safe: SafeText | None = None,
+) -> str | None:
+    """The event as JSON with every string (and key) redacted by ``redactor``.
+
+    None when it is too large, or when a streamed event hides a secret across chunk
+    boundaries: chunks are redacted one by one, so the reassembled texts are checked
+    again and the event is dropped rather than stored with a secret in it. This copy
+    is best effort: it never costs the row itself.
+    """
+    try:
+        return _event_json(event, redactor, exchange, safe)
+    except Exception:  # hostile shapes (deep nesting, huge numbers): keep the row, not the copy
+        return None
+
+
+def _event_json(
+    event: dict[str, Any], redactor: Redactor, exchange: Exchange | None, safe: SafeText | None
+) -> str | None:
+    changed = _may_need_redaction(event, redactor)
+    if changed:
+        redacted = redactor.redact_value(event)
+        # the row keeps these unredacted in its own columns; a version string or an id
+        # that merely looks like a number must survive so the case replays faithfully
+        redacted.update({k: event[k] for k in _PLAIN_FIELDS if k in event})
+    else:
+        redacted = event
+    try:
+        raw = orjson.dumps(redacted, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError: too deep, or an integer beyond 64 bits
+        raw = orjson.dumps(json_safe(redacted), option=orjson.OPT_SORT_KEYS)
+    if len(raw) > EVENT_JSON_MAX_BYTES:
+        return None
+    if redactor.enabled and event.get("chunks") is not None:
+        if not changed and exchange is not None and safe is not None:
+            # the event is stored as it came: its reassembled texts are the exchange's,
+            # which the row's redaction already scanned whole
+            if (safe.visible_text, safe.reasoning_text) != (
+                exchange.visible_text,
+                exchange.reasoning_text,
+            ):
+                return None
+            again = exchange
+            texts = [again.commentary_text]
+        else:
+            again = normalise(orjson.loads(raw))
+            texts = [again.visible_text, again.reasoning_text, again.commentary_text]
+        texts += [call.arguments for call in again.tool_calls]
+        if any(text and redactor.redact(text).changed for text in texts):
+            return None
+    return raw.decode()
+
+
+# strings already found secret-free, per rule set: system prompts, tool schemas and keys
+# repeat across events, so most of an event is known clean after the first few
+_CLEAN_CACHE: dict[tuple[str, ...], dict[str, None]] = {}
+_CLEAN_CACHE_MAX = 50_000
+_CLEAN_CACHE_MAX_LEN = 8_192
+_MAX_SCAN_DEPTH = 64
+
+
+def _may_need_redaction(event: dict[str, Any], redactor: Redactor) -> bool:
+    """Whether any string in the event would change. Most events hold no secret, and
+    one scan over all new strings joined by NUL (no rule matches across it) is far
+    cheaper than redacting a few hundred chunk deltas one by one."""
+    if not redactor.enabled:
+        return False
+    pieces: list[str] = []
+    for key, value in event.items():
+        if key in _PLAIN_FIELDS:
+            continue
+        pieces.append(key)
+        if not _collect_strings(value, pieces, 0):
+            return True  # unusually deep: let the full pass (which caps depth) decide
+    known = _CLEAN_CACHE.setdefault(redactor.names, {})
+    fresh = [p for p in dict.fromkeys(pieces) if p not in known]
+    if not fresh:
+        return False
+    joined = "\x00".join(fresh)
+    # cut guards look at a string's own start and end: leave those to the full pass
+    if "\u2026" in joined or redactor.redact(joined).changed:
+        return True
+    if len(known) + len(fresh) > _CLEAN_CACHE_MAX:
+        known.clear()
+    known.update((p, None) for p in fresh if len(p) <= _CLEAN_CACHE_MAX_LEN)
+    return False
+
+
+def _collect_strings(value: Any, out: list[str], depth: int) -> bool:
+    """Append every string, key and long integer; False when nesting is too deep."""
+    if depth > _MAX_SCAN_DEPTH:
+        return False
+    kind = type(value)
+    if kind is str:
+        out.append(value)
+    elif kind is dict:
+        for key, item in value.items():
+            out.append(key if type(key) is str else str(key))
+            if not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is list:
+        for item in value:
+            if not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is int and not -1_000_000 < value < 1_000_000:
+        if value.bit_length() > 4000:
+            return False
+        out.append(str(value))
+    return True
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int_or_none(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return value
+    return None

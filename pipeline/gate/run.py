@@ -1,0 +1,444 @@
+"""``leakline gate``: replay the regression set against a candidate engine and block
+the upgrade when its leak rates regress.
+
+1. read the regression cases (contract 1, ``leakline.pipeline.gate.cases``)
+2. send every case in every stream x stop x structured (x tools) combination with the
+   official SDK (``leakline.pipeline.gate.replay``), tagged with the candidate's versions
+3. validate each reply as a gateway event v1, run the detectors and store the rows
+   (``process_batch`` -> ``ParquetSink`` -> ``init_store``), so ``leakline rates`` shows
+   the candidate next to every other version
+4. compare per-label and overall leak rates with the baseline (a stored version or a
+   rate file) within ``--tolerance``; print the matrix, write the JSON report
+
+Exit status: 0 pass, 1 regression (or failed requests), 2 misuse. Rates, baselines and
+the rate file format: ``leakline.pipeline.gate.rates``; the matrix and report: ``leakline.pipeline.gate.report``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from leakline import __version__
+from leakline.pipeline.core.command import positive_int, register, run_standalone
+from leakline.pipeline.core.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.gate.rates import (
+    RATES_FORMAT,
+    Baseline,
+    Outcome,
+    baseline_from_file,
+    baseline_from_store,
+    compare,
+    parse_version_spec,
+    rates_of,
+)
+from leakline.pipeline.gate.replay import Replayer, ReplayError, Tags
+from leakline.pipeline.gate.report import REPORT_FORMAT, matrix, render, write_json
+from leakline.pipeline.ingest.producer.event import build_event
+
+if TYPE_CHECKING:  # jsonschema and the SDKs load only when the command runs
+    from leakline.pipeline.gate.cases import Case
+SIM_HINT = "is the engine running? for a local test double: `leakline engine-sim --port 8000`"
+
+DESCRIPTION = """\
+Replay the regression set's prompts against a candidate engine and fail on a leak-rate
+regression, so a deployment can be blocked in CI.
+
+Each case (DIR/cases/*.json, written by `leakline export --regression DIR`) is sent in
+every combination of streaming / non-streaming x with / without stop x with / without
+structured output (json_schema), plus with tools where the case had tools, through the
+official openai SDK (chat.completions; --responses: client.responses.create) or the
+official anthropic SDK (--messages). Replies are labeled by the detectors and stored in
+--data-dir tagged with the candidate versions (see `leakline rates --by engine.version`).
+
+The baseline is a stored version (--baseline-version engine.version=V1, any `rates --by`
+fields, comma-separated) or a rate file (--baseline-rates FILE, written by --write-rates:
+{"format": "leakline.rates/1", "overall": r, "labels": {label: r}}). A label or the overall
+rate regresses when candidate > baseline + tolerance.
+
+exit status: 0 pass, 1 regression or failed requests, 2 misuse (with a hint).
+"""
+
+# ------------------------------------------------------------------ replay
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    regression: Path
+    endpoint: str
+    model: str
+    api: str
+    data_dir: Path
+    tags: Tags
+    tolerance: float
+    api_key: str
+    concurrency: int
+    timeout_s: float
+    baseline_version: str | None = None
+    baseline_rates: Path | None = None
+    report: Path | None = None
+    write_rates: Path | None = None
+
+
+def _replay(
+    config: GateConfig, cases: list[Case], run_id: str
+) -> tuple[list[Outcome], list[dict[str, Any]]]:
+    """Send every variant; returns outcomes (labels filled later) and the events built."""
+    from leakline.pipeline.core.contract import ContractError, validate_event
+    from leakline.pipeline.core.progress import progress_bar
+    from leakline.pipeline.gate.cases import build_request, combos_for
+
+    replayer = Replayer(config.api, config.endpoint, config.api_key, config.timeout_s)
+    jobs = []
+    for case in cases:
+        for combo in combos_for(case):
+            body = build_request(case, combo, config.api, config.model)
+            event_id = f"gate-{run_id}-{case.case_id[:40]}-{combo.slug}"
+            jobs.append((Outcome(case.case_id, combo, event_id), body))
+
+    events: dict[str, dict[str, Any]] = {}
+
+    def run(outcome: Outcome, body: dict[str, Any]) -> None:
+        response, chunks = replayer.send(body)
+        event = build_event(
+            event_id=outcome.event_id,
+            api=config.api,
+            request=body,
+            response=response,
+            chunks=chunks,
+            meta=config.tags,
+            stream=body.get("stream") is True,
+        )
+        try:
+            validate_event(event)
+        except ContractError as exc:
+            outcome.error = f"reply is not a valid gateway event: {exc.reason}"
+            return
+        events[outcome.event_id] = event
+
+    def settle(outcome: Outcome, future: Future[None]) -> None:
+        try:
+            future.result()
+        except ReplayError as exc:
+            outcome.error = str(exc)
+
+    with progress_bar() as progress:
+        task = progress.add_task(f"gate {config.api} -> {config.endpoint}", total=len(jobs))
+        first, body = jobs[0]
+        try:  # one request alone first: an unreachable endpoint is misuse, not N failures
+            run(first, body)
+        except ReplayError as exc:
+            if exc.connection:
+                raise LeaklineError(str(exc), hint=SIM_HINT) from None
+            first.error = str(exc)
+        progress.advance(task)
+        with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
+            pending = [(o, pool.submit(run, o, b)) for o, b in jobs[1:]]
+            for outcome, future in pending:
+                settle(outcome, future)
+                progress.advance(task)
+    outcomes = [o for o, _ in jobs]
+    return outcomes, [events[o.event_id] for o in outcomes if o.event_id in events]
+
+
+def _detect_and_store(
+    config: GateConfig, run_id: str, outcomes: list[Outcome], events: list[dict[str, Any]]
+) -> list[Path]:
+    """Label with the worker's own batch function and store the rows like a worker does."""
+    from leakline.pipeline.core.process import RawRecord, process_batch
+    from leakline.pipeline.core.rows import Origin
+    from leakline.pipeline.store.database import init_store
+    from leakline.pipeline.store.sink import ParquetSink
+
+    topic = f"gate-{run_id}"  # names the Parquet file: one per gate run
+    records = [
+        RawRecord(e["event_id"].encode(), orjson.dumps(e), Origin(topic, 0, offset))
+        for offset, e in enumerate(events)
+    ]
+    result = process_batch(
+        records,
+        worker_id=f"gate-{run_id}",
+        clean_text_rate=1.0,  # a gate run is small and its clean replies are worth reading
+        max_event_bytes=16 * 1024 * 1024,
+    )
+    columns = result.rows.columns
+    verdicts = dict(zip(columns["event_id"], columns["labels"], strict=True))
+    rejected = {d.key.decode() if d.key else "": d.reason for d in result.dead_letters}
+    for outcome in outcomes:
+        if outcome.error:
+            continue
+        if outcome.event_id in verdicts:
+            outcome.labels = tuple(sorted(verdicts[outcome.event_id]))
+        else:
+            outcome.error = rejected.get(outcome.event_id, "event was not processed")
+    written = ParquetSink(config.data_dir).write(result.rows.table())
+    init_store(config.data_dir)
+    return written
+
+
+def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
+    """Run the gate; returns (exit status, report)."""
+    from leakline.pipeline.gate.cases import load_cases
+
+    cases = load_cases(config.regression)
+    if config.baseline_version is None and config.baseline_rates is None and not config.write_rates:
+        raise LeaklineError(
+            "no baseline to compare with",
+            hint="pass --baseline-version engine.version=V1 or --baseline-rates FILE "
+            "(or only --write-rates FILE to record a first baseline)",
+        )
+    # the baseline is read before the candidate rows are stored, so they never mix
+    baseline: Baseline | None = None
+    if config.baseline_version is not None:
+        mine = config.tags.group_values()
+        spec = parse_version_spec(config.baseline_version)
+        if all(mine.get(name) == value for name, value in spec):
+            raise LeaklineError(
+                f"the baseline {config.baseline_version} is the candidate itself",
+                hint="give the candidate its own --engine-version, or compare with the "
+                "version it replaces",
+            )
+        baseline = baseline_from_store(config.data_dir, config.baseline_version)
+    elif config.baseline_rates is not None:
+        baseline = baseline_from_file(config.baseline_rates)
+
+    run_id = uuid.uuid4().hex[:12]
+    started = datetime.now(UTC)
+    outcomes, events = _replay(config, cases, run_id)
+    if not events:  # nothing at all came back: a wrong URL, model or mode, not a regression
+        raise LeaklineError(
+            f"all {len(outcomes)} requests to {config.endpoint} failed; first: {outcomes[0].error}",
+            hint="check --endpoint (the base URL ending in /v1), --model, and "
+            "--responses/--messages for what the endpoint speaks",
+        )
+    written = _detect_and_store(config, run_id, outcomes, events)
+    candidate = rates_of(outcomes)
+    comparison = compare(candidate, baseline.rates, config.tolerance) if baseline else []
+    regressed = [row["label"] for row in comparison if row["regressed"]]
+    failures = [
+        {"case_id": o.case_id, **o.combo.as_dict(), "error": o.error} for o in outcomes if o.error
+    ]
+    passed = not regressed and not failures and candidate.total > 0
+    if regressed:
+        summary = "gate FAILED: leak rate regressed for " + ", ".join(regressed)
+    elif failures:
+        summary = f"gate FAILED: {len(failures)} of {len(outcomes)} requests failed"
+    elif baseline is None:
+        summary = f"gate recorded rates of {candidate.total} replies (no baseline to compare)"
+    else:
+        summary = f"gate PASSED: no label above baseline + {config.tolerance:.1%}"
+    tags = config.tags.event_fields()
+    report: dict[str, Any] = {
+        "format": REPORT_FORMAT,
+        "leakline_version": __version__,
+        "run_id": run_id,
+        "started_at": started.isoformat().replace("+00:00", "Z"),
+        "passed": passed,
+        "summary": summary,
+        "endpoint": config.endpoint,
+        "api": config.api,
+        "model": config.model,
+        "candidate": {k: tags[k] for k in ("engine", "model", "chat_template", "parsers")},
+        "baseline": (
+            {"source": baseline.source, "spec": baseline.spec, **baseline.rates.to_json()}
+            if baseline
+            else None
+        ),
+        "tolerance": config.tolerance,
+        "cases": len(cases),
+        "requests": len(outcomes),
+        "errors": len(failures),
+        "candidate_rates": candidate.to_json(),
+        "comparison": comparison,
+        "regressed_labels": regressed,
+        "matrix": matrix(outcomes),
+        "leaking": [
+            {
+                "case_id": o.case_id,
+                **o.combo.as_dict(),
+                "event_id": o.event_id,
+                "labels": list(o.labels),
+            }
+            for o in outcomes
+            if o.labels
+        ][:200],
+        "failures": failures[:200],
+        "stored_files": [str(p) for p in written],
+    }
+    if config.write_rates:
+        write_json(
+            config.write_rates,
+            {
+                "format": RATES_FORMAT,
+                "overall": candidate.overall,
+                "labels": candidate.to_json()["labels"],
+                "total": candidate.total,
+                "source": {
+                    "run_id": run_id,
+                    "endpoint": config.endpoint,
+                    "api": config.api,
+                    **report["candidate"],
+                },
+            },
+        )
+    if config.report:
+        write_json(config.report, report)
+    return (0 if passed else 1), report
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def _tolerance(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--regression",
+        metavar="DIR",
+        type=Path,
+        required=True,
+        help="regression case directory (contract 1: manifest.json + cases/)",
+    )
+    p.add_argument(
+        "--endpoint",
+        metavar="URL",
+        required=True,
+        help="base URL of the candidate, e.g. http://127.0.0.1:8000/v1",
+    )
+    p.add_argument("--model", metavar="NAME", required=True, help="served model name to request")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--responses",
+        dest="api",
+        action="store_const",
+        const="responses",
+        help="use the Responses API (client.responses.create)",
+    )
+    mode.add_argument(
+        "--messages",
+        dest="api",
+        action="store_const",
+        const="messages",
+        help="use the Anthropic Messages API (anthropic SDK)",
+    )
+    p.set_defaults(api="chat.completions")
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        help=f"store for the labeled replies (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
+    )
+    tags = p.add_argument_group("candidate versions (stored on every reply)")
+    tags.add_argument("--engine-name", required=True, help="e.g. vllm")
+    tags.add_argument("--engine-version", required=True, help="e.g. 0.32.0")
+    tags.add_argument("--model-revision")
+    tags.add_argument("--template-name")
+    tags.add_argument("--template-hash")
+    tags.add_argument("--reasoning-parser")
+    tags.add_argument("--tool-call-parser")
+    base = p.add_argument_group("baseline (one of)").add_mutually_exclusive_group()
+    base.add_argument(
+        "--baseline-version",
+        metavar="FIELD=VALUE[,...]",
+        help="a stored version, e.g. engine.version=0.31.0 (fields as in `rates --by`)",
+    )
+    base.add_argument(
+        "--baseline-rates",
+        metavar="FILE",
+        type=Path,
+        help='a rate file: {"overall": r, "labels": {label: r}}',
+    )
+    p.add_argument(
+        "--tolerance",
+        type=_tolerance,
+        default=0.02,
+        help="allowed rise of a rate over the baseline (default: 0.02)",
+    )
+    p.add_argument("--report", metavar="FILE", type=Path, help="write the JSON report here")
+    p.add_argument(
+        "--write-rates",
+        metavar="FILE",
+        type=Path,
+        help="write this run's rates as a rate file (a baseline for later runs)",
+    )
+    p.add_argument(
+        "--api-key",
+        default=None,
+        help="API key (default: $OPENAI_API_KEY / $ANTHROPIC_API_KEY, else a dummy)",
+    )
+    p.add_argument(
+        "--concurrency", type=positive_int, default=4, help="requests in flight (default: 4)"
+    )
+    p.add_argument(
+        "--timeout", type=float, default=120.0, help="seconds per request (default: 120)"
+    )
+    p.set_defaults(func=cmd_gate)
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``gate`` on the ``leakline`` sub-command parsers."""
+    register(
+        subparsers,
+        "gate",
+        "replay the regression set against a candidate engine; exit 1 on a leak regression",
+        DESCRIPTION,
+        _configure,
+    )
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    import os
+
+    env_key = "ANTHROPIC_API_KEY" if args.api == "messages" else "OPENAI_API_KEY"
+    config = GateConfig(
+        regression=args.regression,
+        endpoint=args.endpoint,
+        model=args.model,
+        api=args.api,
+        data_dir=from_env(data_dir=args.data_dir).data_dir,
+        tags=Tags(
+            engine_name=args.engine_name,
+            engine_version=args.engine_version,
+            model_name=args.model,
+            model_revision=args.model_revision,
+            template_name=args.template_name,
+            template_hash=args.template_hash,
+            reasoning_parser=args.reasoning_parser,
+            tool_call_parser=args.tool_call_parser,
+        ),
+        tolerance=args.tolerance,
+        api_key=args.api_key or os.environ.get(env_key) or "leakline-gate",
+        concurrency=args.concurrency,
+        timeout_s=args.timeout,
+        baseline_version=args.baseline_version,
+        baseline_rates=args.baseline_rates,
+        report=args.report,
+        write_rates=args.write_rates,
+    )
+    status, report = run_gate(config)
+    sys.stdout.write(render(report))
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m leakline.pipeline.gate.run``: the same command without the ``leakline`` entry point."""
+    return run_standalone("gate", DESCRIPTION, _configure, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

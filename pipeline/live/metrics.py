@@ -1,0 +1,130 @@
+"""Prometheus metrics of one worker, in its own CollectorRegistry.
+
+Labels (bounded): ``engine``, ``engine_version``, ``model``, ``reasoning_parser``,
+``tool_call_parser`` on the event counters, plus ``label`` on the leak counter (the ten
+fixed label names) and ``reason`` on the dead-letter counter (``contract.Rejection``).
+At most ``max_version_sets`` distinct version label sets are kept; later ones are
+counted under ``other`` in every version label, and
+``leakline_version_sets_overflow_total`` says how many events went there.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterable
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from leakline.pipeline.core.contract import rejection_of
+from leakline.pipeline.live.stats import OTHER, StatsRecord, dims_of
+
+VERSION_LABELS = ("engine", "engine_version", "model", "reasoning_parser", "tool_call_parser")
+DEFAULT_MAX_VERSION_SETS = 100
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+# *_created samples double the series count and no dashboard here reads them
+disable_created_metrics()
+
+
+class VersionCap:
+    """Maps version label sets to themselves until ``limit`` sets were seen, then to "other"."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.seen: set[tuple[str, ...]] = set()
+
+    def __call__(self, labels: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+        if labels in self.seen:
+            return labels, False
+        if len(self.seen) < self.limit:
+            self.seen.add(labels)
+            return labels, False
+        return tuple(OTHER for _ in labels), True
+
+
+class WorkerMetrics:
+    def __init__(self, max_version_sets: int = DEFAULT_MAX_VERSION_SETS) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.cap = VersionCap(max_version_sets)
+        r = self.registry
+        self.events = Counter(
+            "leakline_events", "Valid events processed", VERSION_LABELS, registry=r
+        )
+        self.leaking = Counter(
+            "leakline_leaking_events",
+            "Events with at least one leak label",
+            VERSION_LABELS,
+            registry=r,
+        )
+        self.leaks = Counter(
+            "leakline_leaks", "Events per leak label", (*VERSION_LABELS, "label"), registry=r
+        )
+        self.dead_letters = Counter(
+            "leakline_dead_letters",
+            "Payloads sent to the dead-letter topic, by kind of reason",
+            ("reason",),
+            registry=r,
+        )
+        self.overflow = Counter(
+            "leakline_version_sets_overflow",
+            "Events counted under version labels 'other' (cardinality cap reached)",
+            registry=r,
+        )
+        self.batches = Counter("leakline_batches", "Micro-batches processed", registry=r)
+        self.lag = Gauge(
+            "leakline_consumer_lag",
+            "Highwater minus position per assigned partition",
+            ("topic", "partition"),
+            registry=r,
+        )
+        self.flush = Histogram(
+            "leakline_sink_flush_seconds",
+            "Time to write one batch's Parquet files",
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
+            registry=r,
+        )
+
+    def observe_batch(
+        self, records: Iterable[StatsRecord], dead_letter_reasons: Iterable[str] = ()
+    ) -> None:
+        self.batches.inc()
+        # a fixed label set (contract.Rejection), whatever details the reasons carry
+        for rejection, n in collections.Counter(map(rejection_of, dead_letter_reasons)).items():
+            self.dead_letters.labels(rejection).inc(n)
+        for record in records:
+            counts = record.counts
+            if not counts["total"]:
+                continue
+            d = dims_of(record.key)
+            labels, capped = self.cap(
+                (
+                    d["engine_name"],
+                    d["engine_version"],
+                    d["model_name"],
+                    d["reasoning_parser"],
+                    d["tool_call_parser"],
+                )
+            )
+            if capped:
+                self.overflow.inc(counts["total"])
+            self.events.labels(*labels).inc(counts["total"])
+            if counts["leaking"]:
+                self.leaking.labels(*labels).inc(counts["leaking"])
+            for label, n in counts["labels"].items():
+                self.leaks.labels(*labels, label).inc(n)
+
+    def set_lag(self, lags: Iterable[tuple[str, int, int]]) -> None:
+        self.lag.clear()  # revoked partitions must disappear
+        for topic, partition, lag in lags:
+            self.lag.labels(topic, str(partition)).set(max(0, lag))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

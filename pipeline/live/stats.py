@@ -1,0 +1,370 @@
+"""Live statistics: per-batch ``leak.stats`` records (contract 3) and their windowed sums.
+
+The worker turns every processed batch into one record per distinct version key and
+publishes them to ``leak.stats``. The dashboard's Faust table keeps those counts in
+one-minute buckets; a rolling window (5 min, 1 h, 24 h) is the sum of its buckets, so
+the dashboard never scans the store. Everything here is pure (no Kafka, no Faust) so
+the arithmetic is tested without a broker.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from leakline.pipeline.core.process import BatchResult
+from leakline.pipeline.core.versions import VERSION_KEY_COLUMNS
+
+STATS_VERSION = 1
+UNKNOWN = "unknown"
+DIMS = VERSION_KEY_COLUMNS  # the version key (contract 3)
+UNKNOWN_KEY = "|".join([UNKNOWN] * len(DIMS))
+OTHER = "other"
+
+BUCKET_S = 60  # one tumbling bucket per minute
+RETENTION_S = 24 * 3600  # buckets expire after the longest window
+WINDOWS: dict[str, int] = {"5m": 300, "1h": 3600, "24h": 86400}
+
+Counts = dict[str, Any]  # {"total", "leaking", "labels": {label: n}, "dead_lettered"}
+
+
+def empty_counts() -> Counts:
+    return {"total": 0, "leaking": 0, "labels": {}, "dead_lettered": 0}
+
+
+def add_counts(a: Mapping[str, Any] | None, b: Mapping[str, Any]) -> Counts:
+    """A new counts dict: ``a + b`` (Faust table values are replaced, never mutated)."""
+    out = empty_counts()
+    for part in (a or {}, b):
+        out["total"] += int(part.get("total", 0) or 0)
+        out["leaking"] += int(part.get("leaking", 0) or 0)
+        out["dead_lettered"] += int(part.get("dead_lettered", 0) or 0)
+        for label, n in (part.get("labels") or {}).items():
+            out["labels"][label] = out["labels"].get(label, 0) + int(n)
+    return out
+
+
+def _clean(value: Any) -> str:
+    # "|" is the key separator; a version string holding one must not shift the fields
+    text = value if isinstance(value, str) and value else UNKNOWN
+    return text.replace("|", "/")
+
+
+def version_key(dims: Mapping[str, Any]) -> str:
+    return "|".join(_clean(dims.get(name)) for name in DIMS)
+
+
+def dims_of(key: str) -> dict[str, str]:
+    parts = key.split("|")
+    if len(parts) != len(DIMS):
+        return {name: (OTHER if key == OTHER else UNKNOWN) for name in DIMS}
+    return dict(zip(DIMS, parts, strict=True))
+
+
+def rfc3339(ts: datetime) -> str:
+    return ts.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_time(text: Any) -> float | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRecord:
+    """One contract-3 record: counts of one version key in one batch."""
+
+    key: str
+    worker_id: str
+    ts: str
+    counts: Counts
+
+    def value(self) -> dict[str, Any]:
+        return {
+            "v": STATS_VERSION,
+            "worker_id": self.worker_id,
+            "ts": self.ts,
+            "dims": dims_of(self.key),
+            **self.counts,
+        }
+
+    def encode(self) -> tuple[bytes, bytes]:
+        return self.key.encode(), orjson.dumps(self.value())
+
+
+def batch_stats(result: BatchResult, worker_id: str, now: datetime) -> list[StatsRecord]:
+    """One record per distinct version key in the batch; dead letters on the unknown key."""
+    cols = result.rows.columns
+    per_key: dict[str, Counts] = {}
+    for i in range(len(result.rows)):
+        key = version_key({name: cols[name][i] for name in DIMS})
+        counts = per_key.setdefault(key, empty_counts())
+        counts["total"] += 1
+        if cols["leaking"][i]:
+            counts["leaking"] += 1
+        for label in cols["labels"][i]:
+            counts["labels"][label] = counts["labels"].get(label, 0) + 1
+    if result.dead_letters:
+        per_key.setdefault(UNKNOWN_KEY, empty_counts())["dead_lettered"] += len(result.dead_letters)
+    ts = rfc3339(now)
+    return [StatsRecord(key, worker_id, ts, counts) for key, counts in sorted(per_key.items())]
+
+
+def parse_stats(value: Any) -> StatsRecord | None:
+    """A record read back from ``leak.stats`` (bytes or decoded JSON); None if not v1."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return None
+    if not isinstance(value, dict) or value.get("v") != STATS_VERSION:
+        return None
+    dims = value.get("dims")
+    if not isinstance(dims, dict):
+        return None
+    counts = add_counts(None, value)
+    return StatsRecord(
+        version_key(dims), str(value.get("worker_id", "")), str(value.get("ts")), counts
+    )
+
+
+# ---------------------------------------------------------------- windows over buckets
+
+Buckets = Mapping[str, Mapping[float, Mapping[str, Any]]]  # key -> bucket start -> counts
+
+
+def bucket_start(ts: float, size: int = BUCKET_S) -> float:
+    return float(int(ts // size) * size)
+
+
+def buckets_from_items(items: Iterable[tuple[Any, Any]]) -> dict[str, dict[float, Counts]]:
+    """Faust windowed-table items ``((key, (start, end)), counts)`` as key -> start -> counts.
+
+    Keys come back as lists after a changelog recovery (JSON), so both shapes are read.
+    """
+    out: dict[str, dict[float, Counts]] = {}
+    for raw_key, counts in items:
+        try:
+            key, window = raw_key
+            start = float(window[0])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if isinstance(key, str) and isinstance(counts, dict):
+            slot = out.setdefault(key, {})
+            slot[start] = add_counts(slot.get(start), counts)
+    return out
+
+
+def window_totals(
+    buckets: Buckets, now: float, window_s: int, size: int = BUCKET_S
+) -> dict[str, Counts]:
+    """Per key, the sum of the buckets that overlap ``[now - window_s, now]``.
+
+    The current (partial) bucket counts; the oldest bucket is dropped once it lies
+    wholly before the window, so a window is at most one bucket longer than asked.
+    """
+    since = now - window_s
+    out: dict[str, Counts] = {}
+    for key, per_bucket in buckets.items():
+        total = None
+        for start, counts in per_bucket.items():
+            if start + size > since and start <= now:
+                total = add_counts(total, counts)
+        if total is not None and (total["total"] or total["dead_lettered"]):
+            out[key] = total
+    return out
+
+
+def rate_row(key: str, counts: Mapping[str, Any]) -> dict[str, Any]:
+    total = int(counts.get("total", 0))
+    leaking = int(counts.get("leaking", 0))
+    return {
+        "key": key,
+        "dims": dims_of(key),
+        "total": total,
+        "leaking": leaking,
+        "rate": leaking / total if total else 0.0,
+        "labels": dict(sorted((counts.get("labels") or {}).items())),
+        "dead_lettered": int(counts.get("dead_lettered", 0)),
+    }
+
+
+def top_rows(totals: Mapping[str, Counts], n: int) -> list[dict[str, Any]]:
+    """The ``n`` busiest version keys, then one "other" row summing the rest."""
+    ordered = sorted(totals.items(), key=lambda kv: (-kv[1]["total"], kv[0]))
+    rows = [rate_row(key, counts) for key, counts in ordered[:n]]
+    rest = ordered[n:]
+    if rest:
+        other = None
+        for _, counts in rest:
+            other = add_counts(other, counts)
+        row = rate_row(OTHER, other or empty_counts())
+        row["versions"] = len(rest)
+        rows.append(row)
+    return rows
+
+
+def sum_counts(totals: Iterable[Mapping[str, Any]]) -> Counts:
+    out = empty_counts()
+    for counts in totals:
+        out = add_counts(out, counts)
+    return out
+
+
+def series(
+    buckets: Buckets,
+    now: float,
+    window_s: int,
+    *,
+    points: int = 60,
+    keys: Iterable[str] | None = None,
+    size: int = BUCKET_S,
+) -> list[dict[str, Any]]:
+    """Counts over time: ``window_s`` cut into at most ``points`` steps of whole buckets."""
+    step = max(size, -(-window_s // points // size) * size)
+    end = bucket_start(now, step) + step
+    first = end - step * max(1, -(-window_s // step))
+    wanted = set(keys) if keys is not None else None
+    steps: dict[float, Counts] = {}
+    for key, per_bucket in buckets.items():
+        if wanted is not None and key not in wanted:
+            continue
+        for start, counts in per_bucket.items():
+            if first <= start < end:
+                slot = bucket_start(start - first, step) + first
+                steps[slot] = add_counts(steps.get(slot), counts)
+    out = []
+    t = first
+    while t < end:
+        counts = steps.get(t, empty_counts())
+        out.append({"t": t, "step": step, **rate_row("", counts)})
+        t += step
+    for point in out:
+        point.pop("key", None)
+        point.pop("dims", None)
+    return out
+
+
+# ---------------------------------------------------------------- newest samples
+
+
+def highlight(text: str, spans: Iterable[Any]) -> list[dict[str, Any]]:
+    """``text`` cut into segments ``{"text", "mark"}``; marked where a finding's span lies.
+
+    Overlapping spans are merged; spans outside the text are clipped. The browser puts
+    each segment in a text node, so hostile text never becomes markup.
+    """
+    ranges = []
+    for span in spans:
+        try:
+            start, end = int(span[0]), int(span[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        start, end = max(0, start), min(len(text), end)
+        if end > start:
+            ranges.append((start, end))
+    merged: list[list[int]] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, pos = [], 0
+    for start, end in merged:
+        if start > pos:
+            out.append({"text": text[pos:start], "mark": False})
+        out.append({"text": text[start:end], "mark": True})
+        pos = end
+    if pos < len(text) or not out:
+        out.append({"text": text[pos:], "mark": False})
+    return out
+
+
+def sample_view(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``leak.samples`` record as the dashboard shows it."""
+    engine = record.get("engine") or {}
+    model = record.get("model") or {}
+    template = record.get("chat_template") or {}
+    parsers = record.get("parsers") or {}
+    key = version_key(
+        {
+            "engine_name": engine.get("name"),
+            "engine_version": engine.get("version"),
+            "model_name": model.get("name"),
+            "template_name": template.get("name"),
+            "reasoning_parser": parsers.get("reasoning"),
+            "tool_call_parser": parsers.get("tool_call"),
+        }
+    )
+    raw_text = record.get("visible_text")
+    text = raw_text if isinstance(raw_text, str) else ""
+    findings = [f for f in record.get("findings") or [] if isinstance(f, dict)]
+    return {
+        "event_id": str(record.get("event_id", "")),
+        "ts": record.get("ts"),
+        "api": record.get("api"),
+        "stream": bool(record.get("stream")),
+        "key": key,
+        "dims": dims_of(key),
+        "labels": [str(label) for label in record.get("labels") or []],
+        "segments": highlight(text, [f.get("span") for f in findings if f.get("span")]),
+        "findings": [
+            {
+                name: f.get(name)
+                for name in ("label", "evidence", "layer", "remediation", "source", "span")
+            }
+            for f in findings
+        ],
+    }
+
+
+class SampleRing:
+    """The newest leak samples, bounded; filtered and paginated on request."""
+
+    def __init__(self, size: int = 500) -> None:
+        self.items: deque[dict[str, Any]] = deque(maxlen=size)
+        self.seen = 0  # samples ever added, so clients notice changes
+
+    def add(self, value: bytes | Mapping[str, Any]) -> bool:
+        if isinstance(value, bytes | bytearray | memoryview):
+            try:
+                value = orjson.loads(value)
+            except orjson.JSONDecodeError:
+                return False
+        if not isinstance(value, Mapping):
+            return False
+        self.items.append(sample_view(value))
+        self.seen += 1
+        return True
+
+    def matching(
+        self, label: str | None = None, key: str | None = None
+    ) -> Iterator[dict[str, Any]]:
+        for item in reversed(self.items):  # newest first
+            if label and label not in item["labels"]:
+                continue
+            if key and item["key"] != key:
+                continue
+            yield item
+
+    def page(
+        self, label: str | None = None, key: str | None = None, offset: int = 0, limit: int = 20
+    ) -> dict[str, Any]:
+        found = list(self.matching(label, key))
+        return {
+            "total": len(found),
+            "offset": offset,
+            "limit": limit,
+            "items": found[offset : offset + limit],
+            "capacity": self.items.maxlen,
+        }

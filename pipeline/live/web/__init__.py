@@ -1,0 +1,27 @@
+"""The live dashboard and /metrics, served by the worker's Faust web server (aiohttp)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from leakline.pipeline.live.web.auth import (
+    ENV_WEB_TOKEN,
+    check_exposure,
+    is_loopback,
+    token_middleware,
+)
+from leakline.pipeline.live.web.views import LiveState, install
+
+
+def attach(faust_app: Any, state: LiveState, token: str | None) -> None:
+    """Routes and (with a token) the auth middleware, before the web server starts.
+
+    The middleware guards every route on the server, Faust's own pages included.
+    """
+    web_app = faust_app.web.web_app
+    if token:
+        web_app.middlewares.append(token_middleware(token))
+    install(web_app, state)
+
+
+__all__ = ["ENV_WEB_TOKEN", "LiveState", "attach", "check_exposure", "is_loopback"]

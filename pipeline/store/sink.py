@@ -1,0 +1,85 @@
+"""Parquet sink: one file per (day, source partition) per flushed batch.
+
+File names come from the source partition and offset range, so two workers can
+never clash, and a batch that is re-processed after a crash rewrites the same
+name atomically instead of adding a second copy. Rows that still end up twice
+(a batch re-cut differently after a restart) are removed by event_id in the
+DuckDB views.
+
+Each day directory holds ``part-*.parquet`` files from the workers (the fresh tail,
+duplicates possible) and ``compact-*.parquet`` files from ``leakline.pipeline.store.compact`` (older
+parts merged once, unique by event_id). The zero-row placeholder ``_empty.parquet``
+matches every glob below, so no view ever sees an empty glob.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from leakline.pipeline.core.rows import SAMPLE_SCHEMA
+
+SAMPLES_DIR = "samples"
+PARTITION_KEY = "day"
+# a zero-row file so DuckDB views resolve before the first real flush
+PLACEHOLDER_DAY = "1970-01-01"
+PLACEHOLDER_NAME = "_empty.parquet"
+PART_PREFIX = "part-"
+COMPACT_PREFIX = "compact-"
+# file-name globs inside a day directory; each also matches the placeholder ("_")
+ALL_GLOB = "*.parquet"
+PARTS_GLOB = "[p_]*.parquet"  # part-*.parquet: fresh, duplicates possible
+COMPACT_GLOB = "[c_]*.parquet"  # compact-*.parquet: deduped by leakline.pipeline.store.compact
+
+
+def samples_root(data_dir: Path) -> Path:
+    return data_dir / SAMPLES_DIR
+
+
+def ensure_placeholder(data_dir: Path) -> None:
+    target = samples_root(data_dir) / f"{PARTITION_KEY}={PLACEHOLDER_DAY}" / PLACEHOLDER_NAME
+    if not target.exists():
+        atomic_write(SAMPLE_SCHEMA.empty_table(), target)
+
+
+def atomic_write(table: pa.Table, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, target)
+
+
+class ParquetSink:
+    """Writes Arrow tables of SAMPLE_SCHEMA into a hive-partitioned dataset."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.root = samples_root(data_dir)
+        ensure_placeholder(data_dir)
+
+    def write(self, table: pa.Table) -> list[Path]:
+        """Write one batch; returns the files written. Raises OSError on failure."""
+        if table.num_rows == 0:
+            return []
+        days = pc.strftime(table["ts"], format="%Y-%m-%d")
+        table = table.append_column("_day", days)
+        written = []
+        for day in pc.unique(days).to_pylist():
+            by_day = table.filter(pc.equal(table["_day"], day))
+            for partition in pc.unique(by_day["src_partition"]).to_pylist():
+                part = by_day.filter(pc.equal(by_day["src_partition"], partition)).drop_columns(
+                    ["_day"]
+                )
+                offsets = pc.min_max(part["src_offset"])
+                name = (
+                    f"{PART_PREFIX}{part['src_topic'][0].as_py()}-p{partition:04d}"
+                    f"-o{offsets['min'].as_py():012d}-{offsets['max'].as_py():012d}.parquet"
+                )
+                target = self.root / f"{PARTITION_KEY}={day}" / name
+                atomic_write(part, target)
+                written.append(target)
+        return written

@@ -1,0 +1,412 @@
+"""The Faust worker: gateway.events -> detect -> Parquet + leak.samples (+ DLQ).
+
+Faust's consumer hands the events topic to the agent in batches of raw records
+(``pipeline/worker/faust_transport.py``: Faust's per-event path was the throughput wall).
+For each batch the agent validates, normalises and detects (``process_batch``, in a
+child processes by default), publishes dead letters and samples and waits for their
+delivery, writes the Parquet files, and only then acknowledges the batch's records
+(``Consumer.ack``; Faust commits acknowledged offsets). Taking and processing the
+next batches overlaps with finishing this one (``pipeline_depth``). A crash or
+shutdown before the write therefore means redelivery, never loss; a crash after the
+write means a duplicate row that the DuckDB views drop by event_id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import faust
+from aiokafka.errors import KafkaError
+from faust.types import Message
+
+from leakline.detectors import native
+from leakline.pipeline.core import failpoints
+from leakline.pipeline.core.config import KafkaSecurity, Settings
+from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.kafka_io import ensure_topics, resolve_idempotence, ssl_context
+from leakline.pipeline.core.process import BatchResult, RawRecord
+from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.live.metrics import WorkerMetrics
+from leakline.pipeline.live.stats import StatsRecord, batch_stats
+from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.sink import ParquetSink
+from leakline.pipeline.worker.dlq import Ledger, recorded_sources
+from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
+from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
+
+if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
+    from leakline.pipeline.live.web.views import LiveState
+
+log = logging.getLogger("leakline.worker")
+
+SINK_RETRIES = 5
+
+
+def faust_credentials(security: KafkaSecurity) -> Any:
+    """The same SASL/TLS settings, in Faust's credential types."""
+    if security.protocol == "PLAINTEXT":
+        return None
+    context = ssl_context(security) if security.uses_tls else None
+    if security.uses_sasl:
+        return faust.SASLCredentials(
+            username=security.sasl_username,
+            password=security.sasl_password,
+            ssl_context=context,
+            mechanism=security.sasl_mechanism,
+        )
+    return faust.SSLCredentials(context)
+
+
+def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.App:
+    settings.faust_datadir.mkdir(parents=True, exist_ok=True)
+    app = LeaklineApp(
+        settings.app_id,
+        broker=f"kafka://{settings.bootstrap}",
+        value_serializer="raw",
+        key_serializer="raw",
+        datadir=str(settings.faust_datadir),
+        store="memory://",
+        topic_partitions=settings.partitions,
+        topic_allow_declare=False,
+        web_enabled=settings.web_enabled,
+        web_host=settings.web_host,
+        web_port=settings.web_port,
+        web_bind=settings.web_host,
+        # Faust's own table/router pages would expose table contents; the dashboard replaces them
+        web_tables_enabled=False,
+        web_router_enabled=False,
+        broker_session_timeout=settings.session_timeout_s,
+        broker_rebalance_timeout=settings.session_timeout_s,
+        broker_heartbeat_interval=1.0,
+        broker_commit_every=settings.batch_size,
+        broker_commit_interval=1.0,
+        consumer_auto_offset_reset="earliest",
+        producer_max_request_size=8 * 1024 * 1024,
+        consumer_max_fetch_size=8 * 1024 * 1024,
+        broker_credentials=faust_credentials(settings.security),
+        stream_buffer_maxsize=max(4096, settings.batch_size * 2),
+    )
+    app.idempotent_producer = idempotent_producer  # read when the producer starts
+    events_topic = app.topic(settings.topics.events, value_serializer="raw", key_serializer="raw")
+    dlq_topic = app.topic(settings.topics.dlq, value_serializer="raw", key_serializer="raw")
+    samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
+    stats_topic = app.topic(settings.topics.stats, value_serializer="raw", key_serializer="raw")
+    metrics = WorkerMetrics(settings.metrics_max_version_sets)
+    live: LiveState | None = None
+    if settings.web_enabled:
+        from leakline.pipeline.ingest.http import mount_on_worker
+        from leakline.pipeline.live.web import attach
+        from leakline.pipeline.live.web.wiring import install_live
+
+        live = install_live(app, settings, metrics)
+        attach(app, live, settings.web_token)
+        mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
+    sink = ParquetSink(settings.data_dir)
+    if settings.compact_every_s > 0:
+        from leakline.pipeline.store.compact import compact
+
+        @app.timer(interval=settings.compact_every_s)
+        async def compact_store() -> None:  # noqa: F841
+            # off the event loop with one DuckDB thread, so consumption never waits for it;
+            # workers sharing the data dir take turns through its lock file
+            try:
+                report = await asyncio.to_thread(
+                    compact,
+                    settings.data_dir,
+                    settings.compact_grace_s,
+                    threads=1,
+                    memory_limit="1GB",
+                )
+            except Exception:
+                log.warning("compaction failed; the parts stay as they are", exc_info=True)
+                return
+            if report.days or report.errors:
+                log.info("compaction: %s", report.summary())
+
+    # source keys already on the DLQ, loaded from its tail whenever partitions are
+    # (re)assigned: only then can a record that was dead-lettered be redelivered.
+    # Bounded by the tail length, so it does not grow while the worker runs.
+    # It also keeps what this worker published since, capped (pipeline/worker/dlq.py).
+    ledger = Ledger()
+
+    @app.on_partitions_assigned.connect  # type: ignore[arg-type]
+    async def _mark_ledger_stale(sender: Any, *args: Any, signal: Any = None, **kw: Any) -> None:
+        ledger.stale = True
+
+    async def load_ledger() -> None:
+        delay = 0.5
+        while True:
+            try:
+                sources = await recorded_sources(
+                    settings.bootstrap, settings.topics.dlq, security=settings.security
+                )
+            except (KafkaError, OSError) as exc:
+                log.warning("cannot read the DLQ ledger (%s); retrying in %.1fs", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+                continue
+            ledger.load(sources)
+            return
+
+    async def publish(result: BatchResult, stats: list[StatsRecord]) -> None:
+        if ledger.stale:
+            await load_ledger()
+        futures = []
+        dead_sources = []
+        for dead in result.dead_letters:
+            if dead.source in ledger:
+                continue  # already published (before a crash or a rebalance): redelivered
+            dead_sources.append(dead.source)
+            futures.append(
+                await app.producer.send(
+                    dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
+                )
+            )
+        for sample in result.samples:
+            futures.append(
+                await app.producer.send(
+                    samples_topic.get_topic_name(), sample.key, sample.value, None, None, None
+                )
+            )
+        for record in stats:  # contract 3: per-version counts, delivered before the ack
+            key, value = record.encode()
+            futures.append(
+                await app.producer.send(stats_topic.get_topic_name(), key, value, None, None, None)
+            )
+        if futures:
+            await asyncio.gather(*futures)
+        ledger.add(dead_sources)
+
+    async def write(result: BatchResult) -> None:
+        table = result.rows.table()
+        delay = 0.5
+        for attempt in range(1, SINK_RETRIES + 1):
+            try:
+                flush_started = time.perf_counter()
+                await asyncio.to_thread(sink.write, table)
+                metrics.flush.observe(time.perf_counter() - flush_started)
+                return
+            except OSError as exc:
+                log.error("sink write failed (attempt %d/%d): %s", attempt, SINK_RETRIES, exc)
+                await asyncio.sleep(delay)
+                delay *= 2
+        # Never ack a batch that is not stored: exit without committing, so the
+        # batch is redelivered to whichever worker takes the partition next.
+        log.critical("sink keeps failing; exiting without committing this batch")
+        os._exit(70)
+
+    # the batch work: in child processes by default (pipeline/worker/offload.py), started with
+    # the agent; they load the redaction rules and follow promoted classifiers themselves
+    config = BatchConfig(
+        worker_id=settings.worker_id,
+        clean_text_rate=settings.clean_text_sample_rate,
+        max_event_bytes=settings.max_event_bytes,
+        redaction=settings.redaction,
+        models_dir=settings.models_dir,
+        classifier_check_s=settings.classifier_check_s,
+        classifier_threshold=settings.classifier_threshold,
+    )
+    processor: ChildProcessor | InlineProcessor = (
+        ChildProcessor(config, settings.batch_processes)
+        if settings.batch_in_child
+        else InlineProcessor(config)
+    )
+
+    # Batches between take and ack: one per child plus one, so every child has a batch
+    # while the loop publishes, writes and acknowledges the oldest one and the consumer
+    # collects the next. Acks stay in the order the batches were taken.
+    pipeline_depth = processor.processes + 1
+    in_flight = asyncio.Semaphore(pipeline_depth)
+    finishing: asyncio.Queue[tuple[list[Message], asyncio.Future[BatchResult], float]] = (
+        asyncio.Queue()
+    )
+
+    async def finish() -> None:
+        """Publish, write and acknowledge each processed batch, in the order taken."""
+        try:
+            while True:
+                await finish_one(*(await finishing.get()))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not leave the agent waiting for a slot forever
+            log.critical("finishing a batch failed; exiting without committing", exc_info=True)
+            os._exit(70)
+
+    async def finish_one(
+        messages: list[Message], pending: asyncio.Future[BatchResult], started: float
+    ) -> None:
+        await failpoints.pause("before_finish")  # backpressure tests: a slow worker
+        try:
+            result = await pending
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the child died: never ack what is not stored
+            log.critical("batch processing failed; exiting without committing", exc_info=True)
+            os._exit(70)
+        stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
+        try:
+            await publish(result, stats)
+        except Exception:
+            log.critical("publishing a batch failed; exiting without committing", exc_info=True)
+            os._exit(70)
+        failpoints.hit("after_publish")
+        await write(result)
+        failpoints.hit("after_write")
+        metrics.observe_batch(stats, (dead.reason for dead in result.dead_letters))
+        ack = app.consumer.ack
+        for message in messages:
+            ack(message)
+        in_flight.release()
+        log.info(
+            "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
+            len(messages),
+            len(result.rows),
+            len(result.samples),
+            len(result.dead_letters),
+            (time.perf_counter() - started) * 1000,
+        )
+
+    # Faust's consumer collects the events topic into batches (size or time, whichever
+    # comes first) and delivers each through this in-memory channel to the agent.
+    batches_channel = app.channel(maxsize=pipeline_depth)
+
+    async def deliver(messages: list[Message]) -> None:
+        await batches_channel.send(value=messages)
+
+    app.topics.add(events_topic)  # subscribed and acknowledged like an agent's topic
+    app.route_batches(
+        BatchRoute(
+            events_topic.get_topic_name(), settings.batch_size, settings.batch_within_s, deliver
+        )
+    )
+
+    @app.agent(batches_channel)
+    async def detect(stream: faust.StreamT[list[Message]]) -> None:  # noqa: F841
+        # the mypyc build is ~1.5x faster (detectors/native.py): say which one runs
+        log.info(
+            "agent started (detectors: %s, batches: %s)",
+            "compiled" if native.compiled() else "source",
+            processor.where,
+        )
+        await processor.start()
+        await failpoints.pause("before_ready")  # tests: hold the worker not ready
+        # tests and operators wait on this line (and /readyz): batch processes exist now
+        log.info("ready for batches (%s)", processor.where)
+        if live is not None:
+            live.ready = True
+        finisher = asyncio.ensure_future(finish())
+        try:
+            async for messages in stream:
+                await in_flight.acquire()
+                started = time.perf_counter()
+                records = [
+                    RawRecord(m.key, m.value or b"", Origin(m.topic, m.partition, m.offset))
+                    for m in messages
+                ]
+                finishing.put_nowait(
+                    (messages, asyncio.ensure_future(processor.process(records)), started)
+                )
+        finally:
+            # batches not acknowledged by now are redelivered to whoever takes the partitions
+            finisher.cancel()
+
+    return app
+
+
+def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
+    """Create the topics and the store views before any agent subscribes."""
+    loop.run_until_complete(
+        ensure_topics(
+            settings.bootstrap,
+            [settings.topics.events, settings.topics.dlq, settings.topics.samples],
+            settings.partitions,
+            timeout_s=120.0,
+            security=settings.security,
+        )
+    )
+    from leakline.pipeline.live.web.wiring import STATS_PARTITIONS, ensure_changelog
+
+    # leak.stats is tiny (one record per version per batch): one partition, so one worker's
+    # windowed table holds every version; Faust may not declare topics, so its changelog too
+    loop.run_until_complete(
+        ensure_topics(
+            settings.bootstrap,
+            [settings.topics.stats],
+            STATS_PARTITIONS,
+            timeout_s=120.0,
+            security=settings.security,
+        )
+    )
+    if settings.web_enabled:  # only the dashboard's table uses it
+        loop.run_until_complete(ensure_changelog(settings))
+    init_store(settings.data_dir)
+
+
+class RepeatLimiter(logging.Filter):
+    """Lets one record per (logger, message) through per window: during a broker outage
+    the Kafka client logs every reconnect attempt, about a hundred lines a second."""
+
+    def __init__(self, window: float = 10.0) -> None:
+        super().__init__()
+        self.window = window
+        self.seen: dict[tuple[str, object], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.msg)
+        now = time.monotonic()
+        last, suppressed = self.seen.get(key, (-self.window, 0))
+        if now - last < self.window:
+            self.seen[key] = (last, suppressed + 1)
+            return False
+        self.seen[key] = (now, 0)
+        if suppressed:
+            record.msg = f"{record.msg} [{suppressed} similar suppressed]"
+        return True
+
+
+CLIENT_LOGGERS = (
+    "aiokafka",
+    "aiokafka.client",
+    "aiokafka.conn",
+    "aiokafka.consumer.fetcher",
+    "aiokafka.consumer.group_coordinator",
+    "aiokafka.producer.sender",
+    "aiokafka.producer.producer",
+)
+
+
+def run_worker(settings: Settings, loglevel: str = "info") -> None:
+    """Run until SIGINT/SIGTERM. Faust finishes the current batch before exiting."""
+    from faust.worker import Worker
+
+    limiter = RepeatLimiter()
+    for name in CLIENT_LOGGERS:
+        logging.getLogger(name).addFilter(limiter)
+    if settings.web_enabled:
+        from leakline.pipeline.live.web import check_exposure
+
+        check_exposure(settings.web_host, settings.web_token)  # before any I/O, too
+    try:
+        Redactor.from_spec(settings.redaction)  # bad configuration fails before any I/O
+    except ValueError as exc:
+        raise LeaklineError(
+            str(exc), hint="use --redact default, raw, or known rule names"
+        ) from exc
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    prepare(settings, loop)
+    idempotent = loop.run_until_complete(
+        resolve_idempotence(settings.idempotence, settings.bootstrap, settings.security)
+    )
+    app = build_app(settings, idempotent_producer=idempotent)
+    log.info(
+        "leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir
+    )
+    worker = Worker(app, loop=loop, loglevel=loglevel, quiet=True, redirect_stdouts=False)
+    worker.execute_from_commandline()

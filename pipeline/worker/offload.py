@@ -1,0 +1,168 @@
+"""Where a worker runs ``process_batch``: in child processes (default) or inline.
+
+A worker's event loop runs Faust: fetching, batching, acks, publishing, heartbeats.
+Decoding, normalising, detecting and building rows is pure Python that costs more,
+and under one GIL the two take turns. With the batch work in child processes the
+loop keeps fetching and finishing batches while the children work, and a long batch
+can no longer delay heartbeats. ``InlineProcessor`` (``--inline-batches``) keeps it
+in the worker's own process; both have the same ``start``/``process`` interface.
+
+Nothing about delivery changes: the agent still waits for a batch's result, then
+publishes, writes and acknowledges, in that order. If a child dies, the batch fails
+like any other failure before the write (the worker exits without committing).
+
+The child is started with ``spawn`` (forking a process that runs Faust's threads is
+unsafe), loads the detectors, the redaction rules and the classifier itself, and follows
+promoted classifiers on its own (``ModelWatcher``), exactly as the worker would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from leakline.models.registry import ModelWatcher
+from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
+from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.core.rows import Origin, RowBuilder
+
+
+@dataclass(frozen=True)
+class BatchConfig:
+    """What ``process_batch`` needs besides the records; sent to the child once."""
+
+    worker_id: str
+    clean_text_rate: float
+    max_event_bytes: int
+    redaction: str
+    models_dir: Path | None
+    classifier_check_s: float
+    classifier_threshold: float | None
+
+
+# how often a child looks whether the worker that started it is still there
+PARENT_CHECK_S = 1.0
+
+# The child's state, built once by ``_start``.
+_child: dict[str, Any] = {}
+
+# (key, value, topic, partition, offset) per record: plain tuples pickle ~3x faster
+# than the dataclasses.
+Packed = list[tuple[bytes | None, bytes, str, int, int]]
+Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample]]
+
+
+def _start(config: BatchConfig, parent: int) -> None:
+    # the child writes to the worker's own stderr (its log): classifier reloads and
+    # refusals happen here now, and operators look for them there
+    logging.basicConfig(
+        level=logging.INFO,
+        format="[%(asctime)s] [%(process)d] [%(levelname)s] %(name)s (batch child): %(message)s",
+    )
+    _child["config"] = config
+    _child["redactor"] = Redactor.from_spec(config.redaction)
+    _child["classifiers"] = ModelWatcher(config.models_dir, config.classifier_check_s)
+    # the worker's pid comes from the worker: it may be gone before this line runs
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    # A worker killed with SIGKILL, or leaving through os._exit after a failed write,
+    # does not shut its pool down, and the child would wait on the pipe forever (seen
+    # in the crash tests: idle children adopted by init). The batch it may be working
+    # on is not acknowledged by anyone, so dropping it is safe.
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
+
+
+def _run(
+    config: BatchConfig, redactor: Redactor, classifiers: ModelWatcher, records: list[RawRecord]
+) -> BatchResult:
+    return process_batch(
+        records,
+        worker_id=config.worker_id,
+        clean_text_rate=config.clean_text_rate,
+        max_event_bytes=config.max_event_bytes,
+        redactor=redactor,
+        classifier=classifiers.current(),
+        classifier_threshold=config.classifier_threshold,
+    )
+
+
+def _process(packed: Packed) -> Processed:
+    records = [RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed]
+    result = _run(_child["config"], _child["redactor"], _child["classifiers"], records)
+    return result.rows.columns, result.dead_letters, result.samples
+
+
+def _ready() -> bool:
+    return True
+
+
+class ChildProcessor:
+    """``processes`` child processes that run ``process_batch``; ``await process(records)``.
+
+    Batches go to whichever child is free, so up to ``processes`` run at once; the
+    caller keeps their order (the worker acknowledges them in the order taken)."""
+
+    def __init__(self, config: BatchConfig, processes: int = 1) -> None:
+        self.config = config
+        self.processes = processes
+        self.where = f"{processes} child processes"
+        self._pool = ProcessPoolExecutor(
+            max_workers=processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start,
+            initargs=(config, os.getpid()),
+        )
+
+    async def start(self) -> None:
+        """Start the children and load everything before the first batch arrives."""
+        loop = asyncio.get_running_loop()
+        # submitted together, before any child is idle, so the pool starts all of them
+        await asyncio.gather(
+            *(loop.run_in_executor(self._pool, _ready) for _ in range(self.processes))
+        )
+
+    async def process(self, records: list[RawRecord]) -> BatchResult:
+        packed: Packed = [
+            (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
+        ]
+        loop = asyncio.get_running_loop()
+        columns, dead_letters, samples = await loop.run_in_executor(self._pool, _process, packed)
+        rows = RowBuilder.from_columns(self.config.worker_id, self.config.clean_text_rate, columns)
+        return BatchResult(rows, dead_letters, samples)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class InlineProcessor:
+    """``process_batch`` in the worker's own process (``--inline-batches``): one core."""
+
+    processes = 1
+    where = "inline"
+
+    def __init__(self, config: BatchConfig) -> None:
+        self.config = config
+        self._redactor = Redactor.from_spec(config.redaction)
+        # the classifier tier: follows the promoted pointer of the models dir (hot reload)
+        self._classifiers = ModelWatcher(config.models_dir, config.classifier_check_s)
+
+    async def start(self) -> None:
+        """Everything was loaded by ``__init__``."""
+
+    async def process(self, records: list[RawRecord]) -> BatchResult:
+        return _run(self.config, self._redactor, self._classifiers, records)
+
+    def close(self) -> None:
+        """Nothing to stop."""
