@@ -4,6 +4,7 @@
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
     python3 dev.py test      # create .venv, install leakline[dev] and Debian's chromium, lint, run every test
     python3 dev.py lint      # ruff + mypy only
+    python3 dev.py lock      # write requirements.lock: the exact versions installed in .venv
 
 Only Python 3.11 and pip are needed; everything else comes from the package registry.
 """
@@ -20,6 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 VENV = Path(os.environ.get("LEAKLINE_VENV", ROOT / ".venv"))
 BIN = VENV / "bin"
+# the exact tested versions; pyproject.toml holds the ranges
+LOCK = ROOT / "requirements.lock"
 
 
 def sh(*cmd: str | Path) -> None:
@@ -33,11 +36,47 @@ def ensure_venv(extra: str) -> None:
     if not (BIN / "python").exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
     stamp = VENV / f".installed-{extra}"
-    pyproject = ROOT / "pyproject.toml"
-    if not stamp.exists() or stamp.stat().st_mtime < pyproject.stat().st_mtime:
-        sh(BIN / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-           "-e", f".[{extra}]")
+    inputs = [ROOT / "pyproject.toml", ROOT / "setup.py", LOCK]
+    newest = max(p.stat().st_mtime for p in inputs if p.exists())
+    if not stamp.exists() or stamp.stat().st_mtime < newest:
+        locked = ["-c", LOCK] if LOCK.exists() else []
+        sh(
+            BIN / "python",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            *locked,
+            "-e",
+            f".[{extra}]",
+        )
         stamp.touch()
+
+
+def lock() -> None:
+    """Write requirements.lock from the dev environment (run after the tests pass)."""
+    frozen = subprocess.run(
+        [
+            BIN / "python",
+            "-m",
+            "pip",
+            "freeze",
+            "--exclude-editable",
+            "--disable-pip-version-check",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    pins = sorted((line for line in frozen.splitlines() if "==" in line), key=str.lower)
+    header = (
+        "# The exact versions leakline is tested with (Python 3.11, x86_64): written by\n"
+        "# `python3 dev.py lock` from the dev environment; dev.py, CI and the Docker image\n"
+        "# install with `pip install -c requirements.lock`. Ranges are in pyproject.toml.\n"
+    )
+    LOCK.write_text(header + "\n".join(pins) + "\n")
+    print(f"wrote {len(pins)} pins to {LOCK.name}")
 
 
 def ensure_chromium() -> None:
@@ -97,6 +136,9 @@ def main(argv: list[str]) -> int:
     elif task == "lint":
         ensure_venv("dev")
         lint()
+    elif task == "lock":
+        ensure_venv("dev")
+        lock()
     else:
         print(__doc__)
         return 0 if task in ("help", "-h", "--help") else 2
