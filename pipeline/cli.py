@@ -8,26 +8,14 @@ Heavy modules are imported inside each command, so ``leakline --help`` and
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from leakline import __version__
-from leakline.models.cli import add_parser as add_train
 from leakline.pipeline.core.command import report
-from leakline.pipeline.core.commands import add_detect
 from leakline.pipeline.core.config import ENV_BOOTSTRAP, ENV_DATA_DIR
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.curation.diagnose import add_parser as add_diagnose
-from leakline.pipeline.curation.export import add_parser as add_export
-from leakline.pipeline.curation.review import add_parser as add_review
-from leakline.pipeline.demo import add_demo
-from leakline.pipeline.gate.engine.sim import add_parser as add_engine_sim
-from leakline.pipeline.gate.run import add_parser as add_gate
-from leakline.pipeline.ingest.commands import add_replay, add_simulate
-from leakline.pipeline.live.tail import add_parser as add_tail
-from leakline.pipeline.store.commands import add_rates
-from leakline.pipeline.store.compact import add_parser as add_compact
-from leakline.pipeline.worker.commands import add_dlq, add_worker
 
 EPILOG = f"""\
 environment:
@@ -44,27 +32,30 @@ start here:
   leakline gate --regression CASES --endpoint URL ...   gate a candidate engine (exit 1 = regression)
 """
 
-# in the order `leakline --help` lists them
-COMMANDS = (
-    add_detect,
-    add_worker,
-    add_replay,
-    add_simulate,
-    add_rates,
-    add_dlq,
-    add_diagnose,
-    add_train,
-    add_export,
-    add_review,
-    add_gate,
-    add_engine_sim,
-    add_tail,
-    add_compact,
-    add_demo,
+# (command, module, registrar) in the order `leakline --help` lists them. A run imports only
+# its own command's module, so `leakline rates` does not pay for Faust, Arrow or the SDKs.
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("detect", "leakline.pipeline.core.commands", "add_detect"),
+    ("worker", "leakline.pipeline.worker.commands", "add_worker"),
+    ("replay", "leakline.pipeline.ingest.commands", "add_replay"),
+    ("simulate", "leakline.pipeline.ingest.commands", "add_simulate"),
+    ("rates", "leakline.pipeline.store.commands", "add_rates"),
+    ("dlq", "leakline.pipeline.worker.commands", "add_dlq"),
+    ("diagnose", "leakline.pipeline.curation.diagnose", "add_parser"),
+    ("train", "leakline.models.cli", "add_parser"),
+    ("export", "leakline.pipeline.curation.export", "add_parser"),
+    ("review", "leakline.pipeline.curation.review", "add_parser"),
+    ("gate", "leakline.pipeline.gate.run", "add_parser"),
+    ("engine-sim", "leakline.pipeline.gate.engine.sim", "add_parser"),
+    ("tail", "leakline.pipeline.live.tail", "add_parser"),
+    ("compact", "leakline.pipeline.store.compact", "add_parser"),
+    ("demo", "leakline.pipeline.demo", "add_demo"),
+    ("families", "leakline.pipeline.core.families_command", "add_families"),
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``leakline`` parser with every command, or with ``only`` that one (faster)."""
     parser = argparse.ArgumentParser(
         prog="leakline",
         description="Measure output-integrity leaks (reasoning, boundary tokens, tool calls as "
@@ -74,13 +65,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"leakline {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for add in COMMANDS:
-        add(sub)
+    for name, module, registrar in COMMANDS:
+        if only is None or name == only:
+            getattr(importlib.import_module(module), registrar)(sub)
     return parser
 
 
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs, when it names one before any option; else None (all)."""
+    known = {name for name, _, _ in COMMANDS}
+    if argv and argv[0] in known:
+        return argv[0]
+    if list(argv) == ["--version"]:
+        return ""  # no command needs loading to print the version
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_command_named(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)

@@ -229,3 +229,45 @@ def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "cannot reach Kafka" in result.stderr and "hint:" in result.stderr
+
+
+# What a command may not load just to parse its arguments (they cost ~0.4 s together).
+_HEAVY = ("faust", "pyarrow", "sklearn", "openai", "anthropic", "litellm", "duckdb")
+
+
+# not yet light: their modules import pyarrow at the top (store.sink, store.reviews)
+_NOT_YET_LIGHT = {"review", "compact"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="imports pyarrow"))
+        if c in _NOT_YET_LIGHT
+        else c
+        for c in _commands()
+    ],
+)
+def test_a_command_loads_only_its_own_module(command: str) -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from leakline.pipeline import cli\n"
+        "try:\n"
+        f"    cli.main([{command!r}, '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print('LOADED=' + ','.join(m for m in {_HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = out.strip().splitlines()[-1]
+    assert loaded == "LOADED=", f"`leakline {command} --help` {loaded}"
+
+
+def test_version_loads_no_command() -> None:
+    result = leakline("--version")
+    assert result.returncode == 0 and result.stdout.startswith("leakline ")
