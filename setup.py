@@ -46,7 +46,10 @@ def _compiled() -> dict[str, Any]:
     # mypyc names modules after their path, so it compiles a staged leakline/detectors copy
     staged = native["stage"](Path("build") / "mypyc-src")
     modules = [str(staged / m) for m in native["MODULES"]]
-    return {"ext_modules": mypycify(["--config-file", native["MYPY_CONFIG"], *modules])}
+    # the shared runtime library lands inside the namespace (leakline/detectors__mypyc.*.so),
+    # not at the top of site-packages under a hash name
+    args = ["--config-file", native["MYPY_CONFIG"], *modules]
+    return {"ext_modules": mypycify(args, group_name="leakline.detectors")}
 
 
 setup(**_layout(), **_compiled())

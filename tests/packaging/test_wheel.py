@@ -6,6 +6,7 @@ venv, and compares the venv's top-level names before and after.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -28,10 +29,15 @@ def _run(*cmd: str | Path, cwd: Path | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # built from a copy: pip builds in the source tree, and a checkout's build/ may hold
+    # leftovers of another build (a compiled one) that would slip into the wheel
+    src = tmp_path_factory.mktemp("src") / "leakline"
+    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", "leakline-*"))  # fmt: skip
     out = tmp_path_factory.mktemp("wheel")
     # no build isolation: the build uses this environment's setuptools, nothing is fetched
     _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--quiet", "-w", out, REPO)  # fmt: skip
+         "--quiet", "-w", out, src)  # fmt: skip
     (built,) = out.glob("leakline-*.whl")
     return built
 
