@@ -1,10 +1,10 @@
 # ruff: noqa: E501  (a text bank: long natural-language lines read better unbroken)
-"""Text banks for the traffic simulator (``leakline.pipeline.simulate.traffic_model``).
+"""Text banks for the traffic simulator (``leakline.pipeline.simulate``).
 
 Everything here is plain data: prompts, answer sentences, reasoning traces, preambles and
-small word pools in English, Korean and Chinese. ``simulate`` fills the ``{placeholders}``
-with per-event values (see ``simulate._values``) and combines sentences, so two events on
-the same topic rarely read the same.
+small word pools in English, Korean and Chinese. ``plan.EventContext`` fills the
+``{placeholders}`` with per-event values (see ``topics.topic_values``) and combines
+sentences, so two events on the same topic rarely read the same.
 
 Rules the banks follow, because the simulator's expected labels depend on them
 (see ``detectors/LABELS.md``):

@@ -1,4 +1,4 @@
-"""Tests for the synthetic traffic simulator (leakline.pipeline.simulate.traffic_model)."""
+"""Tests for the synthetic traffic simulator (``leakline.pipeline.simulate``)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from leakline.pipeline.simulate import texts as T
+from leakline.pipeline.simulate.fleet import DEPLOYMENTS, deployment_table
 from leakline.pipeline.simulate.traffic_model import (
-    DEPLOYMENTS,
     MALFORMED_KINDS,
     Mix,
     SimulatedEvent,
-    deployment_table,
     encode_event,
     malformed_cases,
     malformed_payloads,
