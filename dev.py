@@ -99,7 +99,17 @@ def ensure_chromium() -> None:
         subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
-CODE = ("leakline", "pipeline", "detectors", "models", "tests", "benchmarks", "docs", "dev.py", "setup.py")
+CODE = (
+    "leakline",
+    "pipeline",
+    "detectors",
+    "models",
+    "tests",
+    "benchmarks",
+    "docs/hooks.py",
+    "dev.py",
+    "setup.py",
+)
 PACKAGES = ("pipeline", "detectors", "models")
 
 
