@@ -8,8 +8,14 @@ hash its caller got from the model card or the registry.
 
 Features (format ``leakline.classifier/1``, hash ``fnv1a32-v1``):
 
-- the opening: the text without leading whitespace, first ``opening_chars`` characters,
-  lower-cased, framed by ``\\x02`` ... ``\\x03`` so n-grams see where the text starts;
+- the opening (``whitespace: "collapsed"``): the text without the whitespace around it,
+  every run of whitespace inside it made one character (a newline when the run holds
+  one, else a space), first ``opening_chars`` characters, lower-cased, framed by
+  ``\\x02`` ... ``\\x03`` so n-grams see where the text starts and ends. A newline still
+  ends the first sentence but is hashed as a space: the layout ("Sure.\\n\\n", a blank line
+  after a short first sentence) never changes a score, only the words and the sentence
+  ends do. (``"raw"``, artifacts before it: the text without leading whitespace, first
+  ``opening_chars`` characters, lower-cased.);
 - every character n-gram with ``ngram_min <= n <= ngram_max``: 32-bit FNV-1a over its
   code points, then ``f = (h ^ (16 * region + n)) * prime`` where region is 1 when the
   n-gram starts in the first sentence (up to and including the first of ``.!?。！？…``
@@ -19,13 +25,19 @@ Features (format ``leakline.classifier/1``, hash ``fnv1a32-v1``):
 - bucket = ``f & (buckets - 1)``; value = count / sqrt(number of features of the text).
 
 Score = sigmoid(intercept + x . w), exactly ``LogisticRegression.predict_proba`` on the
-same features (``leakline.models.train`` builds them with :func:`featurize`).
+same features (``leakline.models.train`` builds them with :func:`featurize`). An artifact
+whose spec has no ``whitespace`` key was trained on raw openings and is scored that way.
+
+The preamble head only looks at texts that pass the gate the heuristics pass,
+:func:`~leakline.detectors.heuristics.preamble_cues.precedes_answer`: an answer follows the
+opening sentence, and that sentence is not a question or a line introducing the answer.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +51,7 @@ from leakline.detectors.common import new_finding
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.finding import Finding
 from leakline.detectors.heuristics.cues import sentence_end
+from leakline.detectors.heuristics.preamble_cues import opening_sentence_start, precedes_answer
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 FORMAT = "leakline.classifier/1"
@@ -65,6 +78,9 @@ class FeatureSpec:
     # n-grams must start within this many characters after the first sentence's end:
     # closing offers ("let me know…") later in a short answer are not its opening
     tail_chars: int = 24
+    # "collapsed": whitespace around the text dropped, runs inside it one character, a
+    # newline hashed as a space; "raw" (artifacts before it): leading whitespace dropped
+    whitespace: str = "collapsed"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +91,7 @@ class FeatureSpec:
             "buckets": self.buckets,
             "opening_chars": self.opening_chars,
             "tail_chars": self.tail_chars,
+            "whitespace": self.whitespace,
             "lowercase": True,
             "regions": "first_sentence",
             "script_token": True,
@@ -91,7 +108,10 @@ class FeatureSpec:
             int(data["buckets"]),
             int(data["opening_chars"]),
             int(data["tail_chars"]),
+            str(data.get("whitespace", "raw")),
         )
+        if spec.whitespace not in WHITESPACE_MODES:
+            raise ArtifactError(f"unknown whitespace mode {spec.whitespace!r}")
         power_of_two = spec.buckets >= 2 and spec.buckets & (spec.buckets - 1) == 0
         if not 1 <= spec.ngram_min <= spec.ngram_max <= 8 or not power_of_two:
             raise ArtifactError(f"bad feature spec {data}")
@@ -100,6 +120,42 @@ class FeatureSpec:
 
 _ENDERS = np.array([ord(c) for c in ".!?。！？…\n"], dtype=np.uint32)
 _M32 = 0xFFFFFFFF
+_NEWLINE = np.uint32(ord("\n"))
+_SPACE = np.uint32(ord(" "))
+WHITESPACE_MODES = ("collapsed", "raw")
+# where str.lstrip() would start, without copying the text (\s is exactly str.isspace)
+_LEADING_SPACE = re.compile(r"\s*")
+
+
+def _collapse(text: str) -> str:
+    """Every whitespace run one character: a newline when the run holds one, else a space.
+
+    str.split, not a regex: a pattern that starts with ``\\s`` is tried at every position.
+    """
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    # a run around a newline ends one line and starts the next: blank lines are part of it
+    return "\n".join(line for line in lines if line)
+
+
+def opening(text: str, spec: FeatureSpec) -> str:
+    """The characters :func:`featurize` reads (see the module docstring).
+
+    ``collapsed``: the same for a text and for the text with any whitespace added around
+    it or any whitespace run inside it lengthened. Reads a bounded prefix of ``text``.
+    """
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
+    if spec.whitespace == "raw":
+        return text[start : start + spec.opening_chars].lower()
+    width = spec.opening_chars + 16
+    while True:
+        window = text[start : start + width]
+        whole = start + width >= len(text)
+        collapsed = _collapse(window)
+        # the window's runs collapse as the whole text's do (a run it cuts is dropped), so
+        # this is a prefix of the whole text collapsed
+        if whole or len(collapsed) >= spec.opening_chars:
+            return collapsed[: spec.opening_chars].lower()
+        width *= 4
 
 
 def _scripts(first: np.ndarray) -> np.ndarray:
@@ -127,7 +183,7 @@ class _Hashed:
 def _hash(texts: Sequence[str], spec: FeatureSpec) -> _Hashed:
     """Vectorised over the whole batch: the hash of an n-gram extends the hash of its
     (n-1)-gram prefix, so a batch costs a few array passes per n, not Python per char."""
-    heads = [t.lstrip()[: spec.opening_chars].lower() for t in texts]
+    heads = [opening(t, spec) for t in texts]
     n_docs = len(heads)
     lengths = np.fromiter((len(h) + 2 for h in heads), dtype=np.int64, count=n_docs)
     joined = "\x02" + "\x03\x02".join(heads) + "\x03"
@@ -140,6 +196,8 @@ def _hash(texts: Sequence[str], spec: FeatureSpec) -> _Hashed:
     # the first sentence runs up to and including the first sentence-ending character
     ends = np.where(np.isin(cp, _ENDERS), rel, total)
     first_end = np.minimum.reduceat(ends, starts)
+    if spec.whitespace == "collapsed":
+        cp = np.where(cp == _NEWLINE, _SPACE, cp)  # a newline ends a sentence, nothing more
     region = np.where(rel <= first_end[doc], 16, 32).astype(np.uint32)
     # characters left for an n-gram: to the end of the opening or of the allowed tail
     remaining = np.minimum(lengths[doc] - rel, first_end[doc] + spec.tail_chars + 1 - rel)
@@ -325,10 +383,14 @@ _LAYER_REMEDIATION = {
 
 
 def _candidate(exchange: Exchange, verdict: Verdict, label: str) -> bool:
-    if label in verdict.labels or not exchange.visible_text.strip():
+    text = exchange.visible_text
+    if label in verdict.labels or not text or text.isspace():
         return False
-    # a progress sentence next to a structured call is the call's narration, not a preamble
-    return not (label == Label.PREAMBLE.value and exchange.tool_calls)
+    if label != Label.PREAMBLE.value:
+        return True
+    # a progress sentence next to a structured call is the call's narration, not a
+    # preamble; and a preamble needs an answer after it (the gate the heuristics pass too)
+    return not exchange.tool_calls and precedes_answer(text)
 
 
 def classify(
@@ -343,9 +405,13 @@ def classify(
     ``threshold`` overrides every head's own threshold.
     """
     out = [v for _, v in pairs]
-    todo = [
-        i for i, (ex, v) in enumerate(pairs) if any(_candidate(ex, v, h.label) for h in model.heads)
-    ]
+    todo: list[int] = []
+    heads_of: list[list[bool]] = []  # per todo item: which heads may label it
+    for i, (exchange, verdict) in enumerate(pairs):
+        flags = [_candidate(exchange, verdict, h.label) for h in model.heads]
+        if any(flags):
+            todo.append(i)
+            heads_of.append(flags)
     if not todo:
         return out
     probs = model.scores([pairs[i][0].visible_text for i in todo])
@@ -355,7 +421,7 @@ def classify(
         for j, head in enumerate(model.heads):
             p = float(probs[row, j])
             cut = head.threshold if threshold is None else threshold
-            if p >= cut and _candidate(exchange, verdict, head.label):
+            if p >= cut and heads_of[row][j]:
                 found.append(_finding(exchange, head.label, p, model))
         if found:
             out[i] = merge(verdict, found, model)
@@ -364,8 +430,11 @@ def classify(
 
 def _finding(exchange: Exchange, label: str, p: float, model: OpeningClassifier) -> Finding:
     text = exchange.visible_text
-    start = len(text) - len(text.lstrip())
-    end = sentence_end(text, start)
+    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
+    # the sentence after any acknowledgement ("Sure! Let me …"), as the heuristics' span
+    end = sentence_end(
+        text, opening_sentence_start(text) if label == Label.PREAMBLE.value else start
+    )
     layer, remediation = _LAYER_REMEDIATION[label]
     sentence = text[start:end]
     evidence = sentence if len(sentence) <= 160 else sentence[:160] + "…"

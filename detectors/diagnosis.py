@@ -28,13 +28,18 @@ from functools import lru_cache
 from typing import Any
 
 from leakline.detectors.exchange import Exchange
-from leakline.detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, named_for
+from leakline.detectors.families import (
+    FamilyTable,
+    ModelFamily,
+    active_table,
+    named_for,
+    token_roles,
+)
 from leakline.detectors.finding import Finding
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # ---------------------------------------------------------------- family look-ups (plain strings)
 
-_PARSER_FAMILY: dict[str, ModelFamily] = {p.lower(): f for f in FAMILIES for p in f.parser_names}
 # the engine's reasoning-field spellings; other APIs ("thinking") have no client choice
 REASONING_FIELDS = frozenset({"reasoning", "reasoning_content"})
 UNKNOWN = "unknown"
@@ -45,20 +50,24 @@ def _known(value: str | None) -> str | None:
     return value if value and value != UNKNOWN else None
 
 
-@lru_cache(maxsize=512)
 def model_families(model_name: str | None) -> tuple[ModelFamily, ...]:
     """Every family whose ``model_patterns`` match the model name (distills match several)."""
+    return _model_families(active_table(), model_name)
+
+
+@lru_cache(maxsize=512)
+def _model_families(table: FamilyTable, model_name: str | None) -> tuple[ModelFamily, ...]:
     name = _known(model_name)
     if not name:
         return ()
     lowered = name.lower()
-    return tuple(f for f in FAMILIES if any(p in lowered for p in f.model_patterns))
+    return tuple(f for f in table.families if any(p in lowered for p in f.model_patterns))
 
 
 def parser_family(parser: str | None) -> ModelFamily | None:
     """The family a ``--reasoning-parser`` / ``--tool-call-parser`` value belongs to."""
     name = _known(parser)
-    return _PARSER_FAMILY.get(name.lower()) if name else None
+    return active_table().by_parser.get(name.lower()) if name else None
 
 
 def suggested_reasoning_parser(
@@ -233,7 +242,7 @@ def _end_delimited(finding: Finding, facts: Facts) -> bool:
     """An end delimiter is visible: an end token, or reasoning closed by one."""
     if finding.label == Label.REASONING_LEAK:
         return _delimited(finding, facts) in ("lone_end", "pair")
-    role = TOKEN_ROLES.get(_token(finding) or "")
+    role = token_roles().get(_token(finding) or "")
     return role is not None and bool(role.ends)
 
 
@@ -254,7 +263,7 @@ def _lone_end_on_prefilled(x: Exchange, f: Finding, facts: Facts) -> bool:
 
 
 def _budget_string(finding: Finding) -> bool:
-    role = TOKEN_ROLES.get(_token(finding) or "")
+    role = token_roles().get(_token(finding) or "")
     return role is not None and role.budget
 
 
@@ -301,6 +310,58 @@ _REASONING = _labels(Label.REASONING_LEAK, Label.BOUNDARY_TOKEN)
 _ALWAYS: Predicate = lambda x, f, facts: True  # noqa: E731
 
 RULES: tuple[Rule, ...] = (
+    # ---- reasoning inside structured output, slots and history (issue 20)
+    Rule(
+        "thinking_with_grammar",
+        _labels(Label.REASONING_LEAK),
+        lambda x, f, facts: _detail(f, "delimited") == "structured_field" and x.thinking_requested,
+        Layer.API,
+        "thinking on with a grammar: the json_schema grammar masks the thinking block, so the "
+        "reasoning went into a structured field ({model})",
+        "turn thinking off for structured requests (enable_thinking=false / "
+        "reasoning_effort=none) and give the schema leading reasoning slots marked "
+        '"x-leakline-reasoning": true (in-schema CoT), or apply the grammar only after the '
+        "reasoning ends",
+    ),
+    Rule(
+        "structured_field_reasoning",
+        _labels(Label.REASONING_LEAK),
+        lambda x, f, facts: _detail(f, "delimited") == "structured_field",
+        Layer.MODEL,
+        "the model wrote reasoning (or an echoed validation error) into a field of its "
+        "structured answer",
+        "keep retry feedback short and out of the answer, add a leading reasoning slot to the "
+        "schema if the task needs thinking, and regenerate",
+    ),
+    Rule(
+        "reasoning_slot_order",
+        _labels(Label.REASONING_SLOT),
+        lambda x, f, facts: _detail(f, "problem") == "answer_first",
+        Layer.API,
+        "an answer property was written before the reasoning slots: the grammar did not keep "
+        "the schema's property order, so the slots only justify an answer already given",
+        "use a structured-output backend that enforces declared property order, or put the "
+        "slots in a separate leading object",
+    ),
+    Rule(
+        "reasoning_slot_bound",
+        _labels(Label.REASONING_SLOT),
+        _ALWAYS,
+        Layer.PARSER,
+        "a reasoning slot exceeds its maxLength/maxItems: the engine did not enforce the bound "
+        "that caps thinking time",
+        "check the grammar backend supports maxLength/maxItems; validate at the gateway",
+    ),
+    Rule(
+        "history_template_mismatch",
+        _labels(Label.HISTORY_MISMATCH),
+        _ALWAYS,
+        Layer.CLIENT,
+        "the conversation history sent back does not match what the {model_family} chat "
+        "template expects for reasoning between turns",
+        "pass reasoning back between tool calls of one turn and drop it after a final answer "
+        "(harmony: analysis); follow the family's template for earlier turns",
+    ),
     Rule(
         "tool_parser_without_reasoning_parser",
         _REASONING,

@@ -57,6 +57,35 @@ class Versions:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestConfig:
+    """How the request configured the model: thinking, tools, structured output, sampling.
+
+    Every field is None when the request did not say (the engine default applies)."""
+
+    # "on" | "off": chat_template_kwargs enable_thinking/thinking, reasoning_effort
+    # ("none" is off), Anthropic thinking.type, Responses reasoning.effort
+    thinking: str | None = None
+    reasoning_effort: str | None = None
+    thinking_budget: int | None = None  # thinking_token_budget / budget_tokens
+    include_reasoning: bool | None = None
+    tool_choice: str | None = None  # "auto" | "none" | "required" | "named"
+    tools_strict: str | None = None  # "all" | "some" | "none" of the declared tools
+    temperature: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One earlier message of the conversation the request sends back (history)."""
+
+    role: str  # "user" | "assistant" | "tool" | "system"
+    # the assistant turn carries reasoning (reasoning/reasoning_content/thinking blocks,
+    # a harmony analysis channel); "" when it carries none
+    reasoning: str = ""
+    tool_calls: int = 0  # how many tool calls the assistant turn made
+    has_text: bool = False  # visible text (content) in the turn
+
+
+@dataclass(frozen=True, slots=True)
 class Exchange:
     """One response, normalised across APIs.
 
@@ -90,6 +119,13 @@ class Exchange:
     stop: tuple[str, ...] = ()
     stream_facts: StreamFacts = field(default_factory=StreamFacts)
     versions: Versions = field(default_factory=Versions)
+    # the request's own text (system/user/tool messages, instructions), joined: an answer
+    # that quotes a token the prompt contains is not leaking it
+    prompt_text: str = ""
+    # request configuration as dimensions (thinking, tools strictness, sampling)
+    config: RequestConfig = field(default_factory=RequestConfig)
+    # the earlier turns the request carries, oldest first (the last user/tool message included)
+    history: tuple[Turn, ...] = ()
 
     @property
     def has_tools(self) -> bool:
@@ -98,3 +134,7 @@ class Exchange:
     @property
     def structured(self) -> bool:
         return self.response_format is not None
+
+    @property
+    def thinking_requested(self) -> bool:
+        return self.config.thinking == "on"

@@ -19,6 +19,8 @@ class Label(StrEnum):
     FINAL_IN_REASONING = "final_in_reasoning"
     COMMENTARY_RENDERED = "commentary_rendered"
     MIXED_CHUNK = "mixed_chunk"
+    REASONING_SLOT = "reasoning_slot"
+    HISTORY_MISMATCH = "history_mismatch"
 
 
 ALL_LABELS: tuple[str, ...] = tuple(label.value for label in Label)

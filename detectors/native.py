@@ -39,18 +39,25 @@ MODULES: tuple[str, ...] = (
     "leakline/detectors/exchange.py",
     "leakline/detectors/families.py",
     "leakline/detectors/finding.py",
+    "leakline/detectors/generic.py",
     "leakline/detectors/labels.py",
     "leakline/detectors/remediation.py",
     "leakline/detectors/schema.py",
     "leakline/detectors/streaming.py",
+    "leakline/detectors/structured_fields.py",
     "leakline/detectors/text.py",
     "leakline/detectors/tool_markup.py",
     "leakline/detectors/heuristics/cues.py",
     "leakline/detectors/heuristics/preamble_cues.py",
     "leakline/detectors/heuristics/self_talk_cues.py",
+    "leakline/detectors/heuristics/structured_reasoning.py",
     "leakline/detectors/rules/api_contract.py",
     "leakline/detectors/rules/boundary_tokens.py",
     "leakline/detectors/rules/finish_reason.py",
+    "leakline/detectors/rules/generic_tokens.py",
+    "leakline/detectors/rules/generic_tool_calls.py",
+    "leakline/detectors/rules/reasoning_history.py",
+    "leakline/detectors/rules/reasoning_slots.py",
     "leakline/detectors/rules/structured_output.py",
     "leakline/detectors/rules/tool_args.py",
     "leakline/detectors/rules/tool_call_text.py",
@@ -75,6 +82,9 @@ def source_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+_EXTEND_PATH = "\nfrom pkgutil import extend_path\n\n__path__ = extend_path(__path__, __name__)\n"
+
+
 def stage(dest: Path) -> Path:
     """Copy the sources to ``dest/leakline/detectors`` (plus the namespace's ``__init__``).
 
@@ -84,10 +94,19 @@ def stage(dest: Path) -> Path:
     shutil.copytree(
         PACKAGE_DIR, namespace / "detectors", ignore=shutil.ignore_patterns("__pycache__", "*.so")
     )
-    init = PACKAGE_DIR.parent / "leakline" / "__init__.py"  # a source checkout
-    if not init.exists():  # installed: the detectors' parent folder is leakline/ itself
-        init = PACKAGE_DIR.parent / "__init__.py"
-    shutil.copy2(init, namespace / "__init__.py")
+    # a source checkout: the namespace's __init__ lives in the leakline-client tree (client/),
+    # formerly at the top; installed, the detectors' parent folder is leakline/ itself
+    candidates = (
+        PACKAGE_DIR.parent / "client" / "leakline" / "__init__.py",
+        PACKAGE_DIR.parent / "leakline" / "__init__.py",
+        PACKAGE_DIR.parent / "__init__.py",
+    )
+    init = next((path for path in candidates if path.exists()), candidates[-1])
+    # the copy also searches the other ``leakline/`` folders on sys.path (leakline-client's
+    # ``leakline.client``): only ``leakline.detectors`` comes from this folder
+    (namespace / "__init__.py").write_text(
+        init.read_text(encoding="utf-8") + _EXTEND_PATH, encoding="utf-8"
+    )
     return dest
 
 

@@ -80,7 +80,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from leakline.detectors.common import MAX_FINDINGS
-from leakline.detectors.families import FAMILIES, TOKEN_ROLES, ModelFamily, get_family
+from leakline.detectors.families import FamilyTable, ModelFamily, active_table, get_family
 from leakline.detectors.finding import Finding, evidence_snippet
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 from leakline.detectors.text import Hit, LiteralScanner
@@ -133,16 +133,20 @@ class _Watch:
     unwatched: tuple[str, ...]
 
 
-@lru_cache(maxsize=64)
 def _watch(names: tuple[str, ...] | None, hold_back: int | None) -> _Watch:
-    families = FAMILIES if names is None else tuple(get_family(n) for n in names)
+    return _watch_in(active_table(), names, hold_back)
+
+
+@lru_cache(maxsize=64)
+def _watch_in(table: FamilyTable, names: tuple[str, ...] | None, hold_back: int | None) -> _Watch:
+    families = table.families if names is None else tuple(get_family(n) for n in names)
     roles: dict[str, _Role] = {}
     unwatched: list[str] = []
     for literal in dict.fromkeys(t for f in families for t in f.visible_tokens):
         if hold_back is not None and len(literal) > hold_back + 1:
             unwatched.append(literal)
             continue
-        role = TOKEN_ROLES[literal]
+        role = table.token_roles[literal]
         owners = tuple(f for f in families if f in role.owners)
         roles[literal] = _Role(
             owners=owners,

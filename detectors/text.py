@@ -259,23 +259,31 @@ class LiteralScanner:
             if literal:
                 by_first.setdefault(literal[0], set()).add(literal)
         groups = []
-        for members in by_first.values():
+        for first, members in by_first.items():
             prefix = os.path.commonprefix(sorted(members))
-            groups.append((probe(prefix), prefix, re.compile(_trie_regex(members))))
-        self._groups: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(groups)
+            rare = probe(prefix)
+            # a one-character prefix is its own probe: "" (always true) skips the second scan
+            prefix = "" if prefix == rare else prefix
+            groups.append((first, rare, prefix, re.compile(_trie_regex(members))))
+        self._groups: tuple[tuple[str, str, str, re.Pattern[str]], ...] = tuple(groups)
 
     def search(self, text: str) -> bool:
         return any(
             rare in text and prefix in text and pattern.search(text) is not None
-            for rare, prefix, pattern in self._groups
+            for _, rare, prefix, pattern in self._groups
         )
 
-    def finditer(self, text: str) -> list[Hit]:
-        """Non-overlapping hits in text order; at one position the longest literal wins."""
+    def finditer(self, text: str, absent: str = "") -> list[Hit]:
+        """Non-overlapping hits in text order; at one position the longest literal wins.
+
+        ``absent``: characters the caller knows ``text`` lacks (``generic.ABSENT[marks]``);
+        the groups of literals starting with one are skipped without a scan."""
         hits: list[Hit] = []
         groups = 0
         new = tuple.__new__  # Hit(...) goes through a Python-level __new__: ~2x slower
-        for rare, prefix, pattern in self._groups:
+        for first, rare, prefix, pattern in self._groups:
+            if absent and first in absent:
+                continue
             if rare in text and prefix in text:
                 groups += 1
                 hits.extend(
@@ -294,13 +302,21 @@ class LiteralScanner:
 
 
 _COMMON_IN_PROSE = frozenset("abcdefghijklmnopqrstuvwxyz ")
+# Lower-case letters, rarest in English prose first: the probe of an all-lower-case
+# literal ("assistantfinal" -> "f"). Any letter absent from a text rules the literal out;
+# Korean and Chinese answers hold few Latin letters at all.
+_RAREST_FIRST = "zqxjkvbpygfwmucldrhsnioate"
 
 
 def probe(literal: str) -> str:
     """A character of ``literal`` to look for first: the first that is not a lower-case
     letter or a space (capitals, digits and symbols are rarer in prose, and absent from
-    most Korean and Chinese text). ``""`` (always found) when there is none."""
-    return next((char for char in literal if char not in _COMMON_IN_PROSE), "")
+    most Korean and Chinese text), else its rarest lower-case letter. ``""`` (always
+    found) when it has neither."""
+    found = next((char for char in literal if char not in _COMMON_IN_PROSE), "")
+    if found or not literal.strip():
+        return found
+    return min(literal.replace(" ", ""), key=_RAREST_FIRST.index)
 
 
 # --------------------------------------------------------------------------- stream pieces

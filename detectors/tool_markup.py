@@ -241,24 +241,131 @@ def _rescue_invokes(m: re.Match[str]) -> tuple[list[Call], int]:
 
 
 _GEMMA_QUOTE = '<|"|>'
+_ESCAPE_QUOTE = "<escape>"
 _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w\-]*)\s*:")
 
 
-def _rescue_gemma4(m: re.Match[str]) -> tuple[list[Call], int]:
-    # Gemma 4 writes call:NAME{key:<|"|>text<|"|>,n:3}: strings sit between quote
-    # tokens and keys are bare; rewrite that into JSON.
-    parts = m["body"].strip().split(_GEMMA_QUOTE)
+def _brace_args(body: str, quote: str) -> Any:
+    """``{key:<q>text<q>,n:3}`` as JSON: strings sit between quote tokens, keys are bare."""
+    parts = body.strip().split(quote)
     if len(parts) % 2 == 0:
-        return [], m.end()
+        return None
     rebuilt = "".join(
         json.dumps(part) if i % 2 else _BARE_KEY.sub(r'\1"\2":', part)
         for i, part in enumerate(parts)
     )
     try:
-        args = loads(rebuilt)
+        return loads(rebuilt)
+    except ValueError:
+        return None
+
+
+def _rescue_gemma4(m: re.Match[str]) -> tuple[list[Call], int]:
+    # Gemma 4 writes call:NAME{key:<|"|>text<|"|>,n:3}
+    return _one(m["name"], _brace_args(m["body"], _GEMMA_QUOTE)), m.end()
+
+
+def _rescue_functiongemma(m: re.Match[str]) -> tuple[list[Call], int]:
+    # FunctionGemma writes call:NAME{key:<escape>text<escape>,n:3}
+    return _one(m["name"], _brace_args(m["body"], _ESCAPE_QUOTE)), m.end()
+
+
+_DSML_INVOKE = re.compile(
+    r'<｜DSML｜invoke name="(?P<name>[^"]{1,128})">(?P<body>.*?)(?:</｜DSML｜invoke>|\Z)', re.DOTALL
+)
+_DSML_PARAM = re.compile(
+    r'<｜DSML｜parameter name="(?P<key>[^"]{1,128})"(?: string="(?P<string>true|false)")?>'
+    r"(?P<value>.*?)(?:</｜DSML｜parameter>|\Z)",
+    re.DOTALL,
+)
+
+
+def _rescue_dsml(m: re.Match[str]) -> tuple[list[Call], int]:
+    # DeepSeek V3.2/V4: string="true" keeps the text; otherwise the value is JSON
+    calls: list[Call] = []
+    for inv in _DSML_INVOKE.finditer(m["body"]):
+        args = {
+            p["key"]: p["value"] if p["string"] == "true" else _coerce(p["value"])
+            for p in _DSML_PARAM.finditer(inv["body"])
+        }
+        calls.extend(_one(inv["name"], args))
+    return calls, m.end()
+
+
+_STEP_INVOKE = re.compile(
+    r'<steptml:invoke name="(?P<name>[^"]{1,128})">(?P<body>.*?)(?:</steptml:invoke>|\Z)',
+    re.DOTALL,
+)
+_STEP_PARAM = re.compile(
+    r'<steptml:parameter name="(?P<key>[^"]{1,128})">(?P<value>.*?)(?:</steptml:parameter>|\Z)',
+    re.DOTALL,
+)
+
+
+def _rescue_step3(m: re.Match[str]) -> tuple[list[Call], int]:
+    calls: list[Call] = []
+    for inv in _STEP_INVOKE.finditer(m["body"]):
+        args = {p["key"]: _coerce(p["value"]) for p in _STEP_PARAM.finditer(inv["body"])}
+        calls.extend(_one(inv["name"], args))
+    return calls, m.end()
+
+
+def _rescue_json_after(m: re.Match[str]) -> tuple[list[Call], int]:
+    """Calls from the one JSON value right after the match (``functools[...]``)."""
+    try:
+        value, end = decode_at(m.string, m.end())
     except ValueError:
         return [], m.end()
+    return calls_from_value(value) or [], end
+
+
+def _rescue_apertus(m: re.Match[str]) -> tuple[list[Call], int]:
+    # Apertus: [{"NAME": {args}}, ...], one key per object
+    found = find_json_value(m["body"])
+    items = found[2] if found is not None else None
+    calls: list[Call] = []
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and len(item) == 1:
+            name, args = next(iter(item.items()))
+            calls.extend(_one(name, args))
+    return calls, m.end()
+
+
+_MINICPM_PARAM = re.compile(
+    r"<param\s+name=[\"'](?P<key>[^\"']{1,128})[\"']>(?P<value>.*?)(?:</param>|\Z)", re.DOTALL
+)
+
+
+def _rescue_minicpm(m: re.Match[str]) -> tuple[list[Call], int]:
+    # MiniCPM: <function name="NAME"><param name="k">v</param></function>; CDATA kept as text
+    args: dict[str, Any] = {}
+    for p in _MINICPM_PARAM.finditer(m["body"]):
+        value = p["value"].strip()
+        if value.startswith("<![CDATA[") and value.endswith("]]>"):
+            args[p["key"]] = value[len("<![CDATA[") : -len("]]>")]
+        else:
+            args[p["key"]] = _coerce(value)
     return _one(m["name"], args), m.end()
+
+
+_LONGCAT_PAIR = re.compile(
+    r"<longcat_arg_key>(?P<key>.*?)</longcat_arg_key>\s*"
+    r"<longcat_arg_value>(?P<value>.*?)(?:</longcat_arg_value>|\Z)",
+    re.DOTALL,
+)
+
+
+def _rescue_longcat(m: re.Match[str]) -> tuple[list[Call], int]:
+    # LongCat-Flash: a JSON call object, or NAME + <longcat_arg_key>/<longcat_arg_value> pairs
+    body = m["body"].strip()
+    if body.startswith(("{", "[")):
+        return _json_run(body), m.end()
+    name, _, rest = body.partition("<longcat_arg_key>")
+    args = {
+        p["key"].strip(): _coerce(p["value"])
+        for p in _LONGCAT_PAIR.finditer("<longcat_arg_key>" + rest if rest else "")
+    }
+    return _one(name, args), m.end()
 
 
 # Python call syntax (Llama 3.2/4 "pythonic", Olmo 3): parsed with ``ast`` (never evaluated).
@@ -558,6 +665,119 @@ PYTHONIC = ToolMarkup(
     bare=True,
 )
 
+# DeepSeek V3.2 (<｜DSML｜function_calls>) and V4 (<｜DSML｜tool_calls>): <｜DSML｜invoke
+# name="…"> with <｜DSML｜parameter name="…" string="true|false"> (vLLM/SGLang deepseekv32/v4).
+DEEPSEEK_DSML = ToolMarkup(
+    name="deepseek_dsml",
+    cues=("<｜DSML｜function_calls>", "<｜DSML｜tool_calls>"),
+    pattern=re.compile(
+        r"<｜DSML｜(?:function_calls|tool_calls)>(?P<body>.*?)"
+        r"(?:</｜DSML｜(?:function_calls|tool_calls)>|\Z)",
+        _F,
+    ),
+    rescue=_rescue_dsml,
+)
+# StepFun Step-3: <｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke
+# name="…"><steptml:parameter name="…">…</steptml:parameter></steptml:invoke><｜tool_call_end｜>
+# (ASCII underscores, unlike DeepSeek's U+2581).
+STEP3 = ToolMarkup(
+    name="step3",
+    cues=("<｜tool_calls_begin｜>", "<｜tool_call_begin｜>"),
+    pattern=re.compile(
+        r"(?:<｜tool_calls_begin｜>|<｜tool_call_begin｜>)(?P<body>.*?)(?:<｜tool_calls_end｜>|\Z)",
+        _F,
+    ),
+    rescue=_rescue_step3,
+)
+# Hunyuan-A13B (and AI21 Jamba): <tool_calls>[{"name": …, "arguments": …}]</tool_calls>
+TOOL_CALLS_JSON = ToolMarkup(
+    name="tool_calls_json",
+    cues=("<tool_calls>",),
+    pattern=re.compile(r"<tool_calls>(?P<body>.*?)(?:</tool_calls>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+# InternLM2 / Intern-S1: <|action_start|><|plugin|>{"name": …, "parameters": …}<|action_end|>
+INTERNLM_ACTION = ToolMarkup(
+    name="internlm_action",
+    cues=("<|action_start|>",),
+    pattern=re.compile(
+        r"<\|action_start\|>\s*<\|plugin\|>(?P<body>.*?)(?:<\|action_end\|>|\Z)", _F
+    ),
+    rescue=_rescue_json_body,
+)
+# Phi-4-mini: functools[{"name": …, "arguments": …}] (vLLM phi4_mini_json). A word prose
+# about Python could contain, so only a parsable list counts.
+PHI4_FUNCTOOLS = ToolMarkup(
+    name="phi4_functools",
+    cues=("functools[",),
+    pattern=re.compile(r"functools(?=\[)"),
+    rescue=_rescue_json_after,
+    opener=False,
+)
+# Granite-20B-FunctionCalling: <function_call> {"name": …, "arguments": …}, one per call.
+GRANITE_FC = ToolMarkup(
+    name="granite_fc",
+    cues=("<function_call>",),
+    pattern=re.compile(r"<function_call>(?P<body>.*?)(?=<function_call>|<\|endoftext\|>|\Z)", _F),
+    rescue=_rescue_json_body,
+)
+# Liquid LFM2: <|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|> (pythonic; JSON
+# lists are accepted too).
+LFM2 = ToolMarkup(
+    name="lfm2",
+    cues=("<|tool_call_start|>",),
+    pattern=re.compile(r"<\|tool_call_start\|>(?P<body>.*?)(?:<\|tool_call_end\|>|\Z)", _F),
+    rescue=_rescue_pythonic_body,
+)
+# Meituan LongCat-Flash: <longcat_tool_call>{json}</longcat_tool_call>; later releases write
+# NAME + <longcat_arg_key>/<longcat_arg_value> pairs inside the same wrapper.
+LONGCAT = ToolMarkup(
+    name="longcat",
+    cues=("<longcat_tool_call>",),
+    pattern=re.compile(r"<longcat_tool_call>(?P<body>.*?)(?:</longcat_tool_call>|\Z)", _F),
+    rescue=_rescue_longcat,
+)
+# FunctionGemma: <start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>
+FUNCTIONGEMMA = ToolMarkup(
+    name="functiongemma",
+    cues=("<start_function_call>",),
+    pattern=re.compile(
+        r"<start_function_call>\s*call:(?P<name>[\w.\-]{1,128})\s*(?P<body>.*?)"
+        r"(?:<end_function_call>|\Z)",
+        _F,
+    ),
+    rescue=_rescue_functiongemma,
+)
+# Swiss AI Apertus: <|tools_prefix|>[{"NAME": {args}}]<|tools_suffix|>
+APERTUS = ToolMarkup(
+    name="apertus",
+    cues=("<|tools_prefix|>",),
+    pattern=re.compile(r"<\|tools_prefix\|>(?P<body>.*?)(?:<\|tools_suffix\|>|\Z)", _F),
+    rescue=_rescue_apertus,
+)
+# MiniCPM 4/5 (vLLM/SGLang minicpm5): <function name="NAME"><param name="k">v</param></function>,
+# no wrapper. Qwen3-Coder's <function=NAME> is a different row.
+MINICPM_XML = ToolMarkup(
+    name="minicpm_xml",
+    cues=("<function name=",),
+    pattern=re.compile(
+        r"<function name=[\"'](?P<name>[^\"'\n]{1,128})[\"'][^>\n]{0,200}>(?P<body>.*?)"
+        r"(?:</function>|\Z)",
+        _F,
+    ),
+    rescue=_rescue_minicpm,
+)
+# GigaChat 3: <|function_call|>{"name": …, "arguments": …} (the inline marker; the
+# "function call<|role_sep|>" header form is caught by its <|role_sep|> token).
+GIGACHAT = ToolMarkup(
+    name="gigachat",
+    cues=("<|function_call|>",),
+    pattern=re.compile(
+        r"<\|function_call\|>(?P<body>.*?)(?=</s>|<\|message_sep\|>|<\|function_call\|>|\Z)", _F
+    ),
+    rescue=_rescue_json_body,
+)
+
 # Scan order: earlier rows win where matches overlap, so specific before generic.
 TOOL_MARKUPS: tuple[ToolMarkup, ...] = (
     QWEN3_XML,
@@ -576,6 +796,18 @@ TOOL_MARKUPS: tuple[ToolMarkup, ...] = (
     GRANITE,
     COHERE_ACTION,
     NEMOTRON_TOOLCALL,
+    DEEPSEEK_DSML,
+    STEP3,
+    TOOL_CALLS_JSON,
+    INTERNLM_ACTION,
+    PHI4_FUNCTOOLS,
+    GRANITE_FC,
+    LFM2,
+    LONGCAT,
+    FUNCTIONGEMMA,
+    APERTUS,
+    MINICPM_XML,
+    GIGACHAT,
     PYTHONIC,
     LLAMA3_JSON,
 )

@@ -163,6 +163,24 @@ class OpeningCues:
                 return Opening(entry.language, opening.start, opening.start + found.end())
         return None
 
+    def after_lead_ins(self, text: str) -> int:
+        """Offset just past the acknowledgements that open ``text`` ("Sure! ", "네, ").
+
+        The first visible character when there are none (or the opening is not a
+        sentence: code, a quote, a bullet); ``len(text)`` when nothing else follows them.
+        """
+        opening = prepare(text)
+        if opening is None:
+            return _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
+        key = (opening.exact, opening.scripts)
+        entries = self._entries.get(key)
+        if entries is None:
+            entries = self._entries[key] = self._entries_for(opening.exact, opening.scripts)
+        longest = 0
+        for entry in entries:
+            longest = max(longest, entry.lead.match(opening.subject).end())  # type: ignore[union-attr]
+        return opening.start + longest
+
 
 def _literal_alternation(literals: Sequence[str]) -> re.Pattern[str] | None:
     """One regex matching any of ``literals`` (lower-cased), longest first; None for none."""

@@ -1,6 +1,13 @@
-"""``preamble``: the answer opens with an interim progress sentence ("Let me check that.")."""
+"""``preamble``: the answer opens with an interim progress sentence ("Let me check that.").
+
+A preamble comes *before* the answer: :func:`precedes_answer` is the gate both preamble
+tiers (these cues and the classifier) pass first, so a one-sentence reply ("Sure.",
+"Hello! How can I help?", "我先查一下。") is never one, whatever whitespace ends it.
+"""
 
 from __future__ import annotations
+
+import re
 
 from leakline.detectors.common import DetectorBase
 from leakline.detectors.exchange import Exchange
@@ -212,11 +219,40 @@ CUES: dict[str, dict[str, list[str]]] = {
 }
 
 _OPENING = OpeningCues(CUES, LEAD_INS)
+# Something that can be an answer: a letter or digit of any script (code and tables hold some).
+_ANSWER_CHAR = re.compile(r"\w")
+# an opening sentence ending so asks the user something or introduces the answer
+_NOT_PREAMBLE_END = frozenset("?？:：")
+
+
+def opening_sentence_start(text: str) -> int:
+    """Offset of the opening sentence: past leading whitespace and acknowledgements."""
+    return _OPENING.after_lead_ins(text)
+
+
+def precedes_answer(text: str) -> bool:
+    """The preamble gate, passed by both tiers: can the opening sentence be a preamble?
+
+    The opening sentence is the first one after the acknowledgements ("Sure! ", "네, ",
+    "好的，"); it ends at ``.!?。！？…`` or a newline (Korean "…겠습니다." / "…볼게요." end at
+    their period). A preamble comes before an answer, so something with a letter or digit
+    must follow it: otherwise the sentence is the whole answer ("Sure.", "Hello! How can I
+    help?", "我先查一下。"). A question back to the user or a line introducing the answer
+    ("Pros:", "步骤如下：") is not one either.
+    """
+    begin = opening_sentence_start(text)
+    end = sentence_end(text, begin)
+    if _ANSWER_CHAR.search(text, end) is None:
+        return False
+    last = end - 1
+    while last > begin and text[last].isspace():
+        last -= 1
+    return text[last] not in _NOT_PREAMBLE_END
 
 
 class PreambleCues(DetectorBase):
     id = "preamble_cues"
-    version = "3"
+    version = "4"  # 4: the shared gate (precedes_answer): an answer must follow
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -224,7 +260,7 @@ class PreambleCues(DetectorBase):
             return []
         text = exchange.visible_text
         opening = _OPENING.match(text)
-        if opening is None:
+        if opening is None or not precedes_answer(text):
             return []
         start = opening.start
         end = sentence_end(text, opening.end)

@@ -262,6 +262,22 @@ class SelfTalkCues(DetectorBase):
         )
 
 
+def self_talk(text: str) -> tuple[str, tuple[int, int], str, float] | None:
+    """(language, span, cue, confidence) when ``text`` opens with self-talk or narration.
+
+    The check ``SelfTalkCues`` runs on the visible text, for any other text (a JSON
+    string field: ``structured_reasoning``)."""
+    opening = _OPENING.match(text)
+    if opening is not None:
+        cue = text[opening.start : opening.end].strip()[:80]
+        span = (opening.start, sentence_end(text, opening.end))
+        return opening.language, span, cue, 0.7
+    narrated = _narration(text)
+    if narrated is None:
+        return None
+    return narrated[0], narrated[1], "narration", 0.6
+
+
 def _narration(text: str) -> tuple[str, tuple[int, int]] | None:
     """(language, span of the narrated sentences) when the opening reads as planning notes."""
     opening = prepare(text)

@@ -8,15 +8,23 @@ from leakline.detectors.base import register
 from leakline.detectors.rules.api_contract import ApiContract
 from leakline.detectors.rules.boundary_tokens import BoundaryTokens
 from leakline.detectors.rules.finish_reason import FinishReason
+from leakline.detectors.rules.generic_tokens import GenericTokens
+from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
+from leakline.detectors.rules.reasoning_history import ReasoningHistory
+from leakline.detectors.rules.reasoning_slots import ReasoningSlots
 from leakline.detectors.rules.structured_output import StructuredOutput
 from leakline.detectors.rules.tool_args import ToolArgs
 from leakline.detectors.rules.tool_call_text import ToolCallText
 
 RULES = (
     BoundaryTokens(),
+    GenericTokens(),
     ToolCallText(),
+    GenericToolCalls(),
     ToolArgs(),
     StructuredOutput(),
+    ReasoningSlots(),
+    ReasoningHistory(),
     FinishReason(),
     ApiContract(),
 )
@@ -29,6 +37,10 @@ __all__ = [
     "ApiContract",
     "BoundaryTokens",
     "FinishReason",
+    "GenericTokens",
+    "GenericToolCalls",
+    "ReasoningHistory",
+    "ReasoningSlots",
     "StructuredOutput",
     "ToolArgs",
     "ToolCallText",

@@ -3,17 +3,68 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import NamedTuple
 
+from leakline.detectors import generic
 from leakline.detectors.common import MAX_FINDINGS, DetectorBase
 from leakline.detectors.exchange import Exchange
-from leakline.detectors.families import TOKEN_ROLES, ModelFamily, named_families, preference
+from leakline.detectors.families import (
+    FamilyTable,
+    ModelFamily,
+    TokenRole,
+    active_table,
+    named_families,
+    preference,
+)
 from leakline.detectors.finding import Finding
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 from leakline.detectors.text import Hit, LiteralScanner, crosses, piece_boundaries, visible_hits
 
-_SCANNER = LiteralScanner(TOKEN_ROLES)
+
+class _Tables(NamedTuple):
+    """What this rule derives from the active family table (rebuilt when it is swapped)."""
+
+    # literals starting with a ``generic.MARK_CHARS`` character, and the rest: the first
+    # scanner runs only when ``generic.marks`` (shared with the generic layer) saw one
+    marked: LiteralScanner
+    unmarked: LiteralScanner | None
+    roles: dict[str, TokenRole]
+    contextual: frozenset[str]
+    # (start literal, end literal) -> the families for which they pair up
+    shared: dict[tuple[str, str], tuple[ModelFamily, ...]]
+    opens: frozenset[str]
+    closes: frozenset[str]
+
+
+def _build(table: FamilyTable) -> _Tables:
+    roles = table.token_roles
+    unmarked = [lit for lit in roles if lit[0] not in generic.MARK_CHARS]
+    return _Tables(
+        marked=LiteralScanner(lit for lit in roles if lit[0] in generic.MARK_CHARS),
+        unmarked=LiteralScanner(unmarked) if unmarked else None,
+        roles=roles,
+        contextual=frozenset(lit for lit, role in roles.items() if role.contextual),
+        shared={
+            (start, end): shared
+            for start, opener in roles.items()
+            for end, closer in roles.items()
+            if (shared := tuple(f for f in opener.starts if f in closer.ends))
+        },
+        opens=frozenset(lit for lit, role in roles.items() if role.starts),
+        closes=frozenset(lit for lit, role in roles.items() if role.ends),
+    )
+
+
+def _tables() -> _Tables:
+    return active_table().memo("boundary_tokens", _build)
+
+
+def claimed_literals() -> Container[str]:
+    """Every literal of the active family rows (what this rule reports)."""
+    return _tables().roles
+
+
 # Enough to pair delimiters in any real response; bounds the work on pathological text.
 _MAX_HITS = 4096
 
@@ -36,21 +87,28 @@ class BoundaryTokens(DetectorBase):
         text = exchange.visible_text
         if not text:
             return []
-        found = _SCANNER.finditer(text)
+        tables = _tables()
+        marks = generic.marks(text)
+        found = tables.marked.finditer(text, generic.ABSENT[marks]) if marks else []
+        if tables.unmarked is not None:
+            more = tables.unmarked.finditer(text)
+            if more:
+                found = _merged(found, more) if found else more
         if not found:
             return []
         hits = visible_hits(text, found, _MAX_HITS)
         if not hits:
             return []
-        hits = _drop_mentions(text, hits)
+        hits = drop_mentions(text, hits, tables.opens, tables.closes)
         if not hits:
             return []
         named = named_families(exchange)
-        hits = _drop_unsupported_contextual(hits, named)
+        hits = _drop_unsupported_contextual(hits, named, tables)
         if not hits:
             return []
         prefer = preference(exchange)
-        regions, lone_ends = _reasoning_regions(text, hits, prefer.best)
+        regions, lone_ends = _reasoning_regions(text, hits, prefer.best, tables)
+        contextual = tables.contextual
         split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
         owner, closer, make = prefer.owner, prefer.closer, self.span_finding
@@ -65,7 +123,7 @@ class BoundaryTokens(DetectorBase):
                     _BOUNDARY,
                     Layer.TEMPLATE if lone and family.start_prefilled else Layer.PARSER,
                     Remediation.STRIP,
-                    0.85 if literal in _CONTEXTUAL else 0.98,
+                    0.85 if literal in contextual else 0.98,
                     text,
                     start,
                     end,
@@ -94,6 +152,18 @@ class BoundaryTokens(DetectorBase):
         )
 
 
+def _merged(first: list[Hit], second: list[Hit]) -> list[Hit]:
+    """Two scanners' hits as one scanner would give them: text order, no overlaps."""
+    hits = sorted(first + second, key=lambda h: (h.start, -h.end))
+    kept: list[Hit] = []
+    last_end = -1
+    for hit in hits:
+        if hit.start >= last_end:
+            last_end = hit.end
+            kept.append(hit)
+    return kept
+
+
 _REGION_CONFIDENCE = {"pair": 0.95, "lone_end": 0.9, "unterminated": 0.85}
 _BOUNDARY = Label.BOUNDARY_TOKEN.value
 # Visible characters: "is there text here?" without copying the range. Control and
@@ -101,14 +171,13 @@ _BOUNDARY = Label.BOUNDARY_TOKEN.value
 _INK = re.compile(r"[^\s\x00-\x1f\x7f\u200b-\u200f\u2060\ufeff]")
 
 
-_CONTEXTUAL = frozenset(literal for literal, role in TOKEN_ROLES.items() if role.contextual)
-
-
-def _drop_unsupported_contextual(hits: list[Hit], named: tuple[ModelFamily, ...]) -> list[Hit]:
+def _drop_unsupported_contextual(
+    hits: list[Hit], named: tuple[ModelFamily, ...], tables: _Tables
+) -> list[Hit]:
     """Contextual tokens count only for a named family or one whose other delimiters show."""
-    if not any(h.literal in _CONTEXTUAL for h in hits):
+    if not any(h.literal in tables.contextual for h in hits):
         return hits
-    roles = [TOKEN_ROLES[h.literal] for h in hits]
+    roles = [tables.roles[h.literal] for h in hits]
     present = {f for r in roles if not r.contextual for f in r.owners}
     present.update(named)
     return [
@@ -119,7 +188,10 @@ def _drop_unsupported_contextual(hits: list[Hit], named: tuple[ModelFamily, ...]
 
 
 def _reasoning_regions(
-    text: str, hits: list[Hit], best: Callable[[tuple[ModelFamily, ...]], ModelFamily]
+    text: str,
+    hits: list[Hit],
+    best: Callable[[tuple[ModelFamily, ...]], ModelFamily],
+    tables: _Tables,
 ) -> tuple[list[_Region], set[int]]:
     """Pair start and end delimiters; also the R1-style lone end and the unterminated start."""
     regions: list[_Region] = []
@@ -129,8 +201,9 @@ def _reasoning_regions(
     # Only text before every other token (budget strings aside) is reasoning with its
     # start tag prefilled; "<|channel|>commentary<|message|>…<|end|>" is not.
     leading = True
+    roles = tables.roles
     for index, hit in enumerate(hits):
-        role = TOKEN_ROLES[hit.literal]
+        role = roles[hit.literal]
         if role.starts:
             if opened is None:
                 opened = hit
@@ -153,7 +226,7 @@ def _reasoning_regions(
                 regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", best(role.ends)))
             leading = False
             continue
-        shared = _SHARED.get((opened.literal, hit.literal), ())
+        shared = tables.shared.get((opened.literal, hit.literal), ())
         if shared:
             if _reasoning_between(text, opened, hit, before_opened):
                 regions.append(
@@ -161,20 +234,12 @@ def _reasoning_regions(
                 )
             opened = None
     if opened is not None and _INK.search(text, opened.end) and not _named_in_prose(text, opened):
-        family = best(TOKEN_ROLES[opened.literal].starts)
+        family = best(roles[opened.literal].starts)
         regions.append(
             _Region(opened.start, len(text), opened.end, len(text), "unterminated", family)
         )
     return regions, lone_ends
 
-
-# (start literal, end literal) -> the families for which they pair up
-_SHARED: dict[tuple[str, str], tuple[ModelFamily, ...]] = {
-    (start, end): shared
-    for start, opener in TOKEN_ROLES.items()
-    for end, closer in TOKEN_ROLES.items()
-    if (shared := tuple(f for f in opener.starts if f in closer.ends))
-}
 
 # "…the model writes between <think> and </think>" names the tags mid-sentence around a
 # word or two; leaked reasoning starts a line or runs longer than this.
@@ -271,8 +336,14 @@ _WORD_AFTER = frozenset(" \t.,;:!?)]”’\"'")
 _EXAMPLE_SPAN = 24
 
 
-def _drop_mentions(text: str, hits: list[Hit]) -> list[Hit]:
-    """``hits`` without the delimiters that are only named in explanatory prose."""
+def drop_mentions(
+    text: str, hits: list[Hit], opens: Container[str], closes: Container[str]
+) -> list[Hit]:
+    """``hits`` without the delimiters that are only named in explanatory prose.
+
+    ``opens`` / ``closes``: the literals that start / end reasoning (a short start/end
+    pair used as one word is an example). The generic layer shares this rule.
+    """
     if len(hits) > 256:
         return hits  # a flood of tokens is output, not an explanation
     if not any(_loose(text, hit) for hit in hits):
@@ -287,19 +358,21 @@ def _drop_mentions(text: str, hits: list[Hit]) -> list[Hit]:
         if linked or _BETWEEN.search(before):
             strong[index] = strong[index + 1] = True
     for index in range(len(hits) - 1):
-        if not strong[index] and _example_pair(text, hits[index], hits[index + 1]):
+        if not strong[index] and _example_pair(text, hits[index], hits[index + 1], opens, closes):
             strong[index] = strong[index + 1] = True
     kept = []
     for index, hit in enumerate(hits):
-        if strong[index] or _weak_mention(text, hits, index):
+        if strong[index] or _weak_mention(text, hits, index, opens, closes):
             continue
         kept.append(hit)
     return kept
 
 
-def _example_pair(text: str, opened: Hit, closed: Hit) -> bool:
+def _example_pair(
+    text: str, opened: Hit, closed: Hit, opens: Container[str], closes: Container[str]
+) -> bool:
     """A short start/end pair used as one word in a sentence about markup: "as <t>x</t> if"."""
-    if not TOKEN_ROLES[opened.literal].starts or not TOKEN_ROLES[closed.literal].ends:
+    if opened.literal not in opens or closed.literal not in closes:
         return False
     inner = text[opened.end : closed.start]
     if len(inner) > _EXAMPLE_SPAN or "\n" in inner:
@@ -341,7 +414,9 @@ def _strong_mention(text: str, hit: Hit) -> bool:
 _BEFORE_TOKEN = frozenset(" \t:,(“\"'「")
 
 
-def _weak_mention(text: str, hits: list[Hit], index: int) -> bool:
+def _weak_mention(
+    text: str, hits: list[Hit], index: int, opens: Container[str], closes: Container[str]
+) -> bool:
     hit = hits[index]
     if hit.end < len(text) and text[hit.end] not in _WORD_AFTER and not _is_cjk(text[hit.end]):
         return False
@@ -352,10 +427,9 @@ def _weak_mention(text: str, hits: list[Hit], index: int) -> bool:
         return False  # ends the text or the line: how an end delimiter leaks
     if not _in_explanatory_sentence(text, hit.start, hit.end):
         return False
-    role = TOKEN_ROLES[hit.literal]
-    if role.starts:
+    if hit.literal in opens:
         for later in hits[index + 1 :]:
-            if TOKEN_ROLES[later.literal].ends:
+            if later.literal in closes:
                 between = text[hit.end : later.start]
                 return len(between) <= _EXAMPLE_SPAN and "\n" not in between
     return True

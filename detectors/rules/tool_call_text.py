@@ -1,20 +1,26 @@
-"""``tool_call_as_text``: tools declared, no structured call returned, and the text holds one.
+"""``tool_call_as_text``: no structured call returned, and the text holds a family's call markup.
+
+The markup rows come from the active family table (``families.active_markups``).
+Declared tools are not required: gateways and traces often drop them. Without them
+only framed markup counts (a row's special token or tag); bare rows (plain JSON,
+pythonic lists) and a whole-answer JSON call need the call's name to be declared.
 
 Every finding carries the calls it could rescue, each checked against the declared
 tool's JSON Schema: ``details["rescued_calls"] = [{"name", "arguments", "schema_valid",
-"errors"}]`` (``errors``: the first three messages; an undeclared name is invalid).
+"errors"}]`` (``errors``: the first three messages; an undeclared name is invalid;
+``schema_valid`` is None when the request declared no tools, so nothing can be checked).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from leakline.detectors import schema
+from leakline.detectors import generic, schema
 from leakline.detectors.common import MAX_FINDINGS, DetectorBase
 from leakline.detectors.exchange import Exchange
-from leakline.detectors.families import FAMILIES, ModelFamily, named_families
+from leakline.detectors.families import FamilyTable, ModelFamily, active_table, named_families
 from leakline.detectors.finding import Finding
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 from leakline.detectors.text import (
@@ -24,31 +30,95 @@ from leakline.detectors.text import (
     loads,
     outside_code,
     piece_boundaries,
+    probe,
     unwrap_fence,
 )
 from leakline.detectors.tool_markup import (
-    TOOL_MARKUPS,
     Call,
     ToolMarkup,
     calls_from_value,
     pythonic_calls,
 )
 
-# Openers that are markup on their own: one with no parsable block after it still counts.
-_OPENER_OWNER = {cue: m for m in reversed(TOOL_MARKUPS) if not m.bare for cue in m.cues}
-_OPENERS = LiteralScanner(_OPENER_OWNER)
+
+class _Markups(NamedTuple):
+    """What this rule derives from the active table's markup rows."""
+
+    rows: tuple[ToolMarkup, ...]
+    # Openers that are markup on their own: one with no parsable block after it still counts.
+    opener_owner: dict[str, ToolMarkup]
+    openers: LiteralScanner
+    # Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not
+    # scanned, each as (probe, cue): a rare character of the cue first (``probe``; the cue
+    # is "" when it is that one character)
+    bare_cues: tuple[tuple[str, str], ...]
+    # cue -> positions in ``rows`` of the rows it announces
+    rows_by_cue: dict[str, tuple[int, ...]]
+    by_name: dict[str, ToolMarkup]
+    # opener cues with none of ``generic.MARK_CHARS`` in them (a rare character of each
+    # first): ``generic.marks`` cannot vouch for them. Harmony's "to=functions." is left
+    # out (``opener=False``: prose can contain it); without declared tools its call
+    # counts only inside special tokens, which carry "<".
+    unmarked: tuple[tuple[str, str], ...]
+
+
+def _build(table: FamilyTable) -> _Markups:
+    rows = table.markups
+    opener_owner = {cue: m for m in reversed(rows) if not m.bare for cue in m.cues}
+    rows_by_cue: dict[str, tuple[int, ...]] = {}
+    for i, markup in enumerate(rows):
+        for cue in markup.cues:
+            rows_by_cue[cue] = (*rows_by_cue.get(cue, ()), i)
+    return _Markups(
+        rows=rows,
+        opener_owner=opener_owner,
+        openers=LiteralScanner(opener_owner),
+        bare_cues=tuple(
+            _probed(cue) for cue in dict.fromkeys(cue for m in rows if m.bare for cue in m.cues)
+        ),
+        rows_by_cue=rows_by_cue,
+        by_name={m.name: m for m in rows},
+        unmarked=tuple(
+            (probe(cue), cue)
+            for cue, m in opener_owner.items()
+            if m.opener and not any(c in cue for c in generic.MARK_CHARS)
+        ),
+    )
+
+
+def _probed(cue: str) -> tuple[str, str]:
+    rare = probe(cue)
+    return (rare, "" if cue == rare else cue)
+
+
+def _unmarked_cue(markups: _Markups, text: str) -> bool:
+    return any(rare in text and cue in text for rare, cue in markups.unmarked)
+
+
+def _markups() -> _Markups:
+    return active_table().memo("tool_call_text", _build)
+
+
+def claimed_spans(text: str) -> list[tuple[int, int]]:
+    """Where the active rows' markup sits in ``text`` (visible or not, bare rows aside):
+    what this rule decides about, so the generic layer leaves it alone."""
+    markups = _markups()
+    hits = markups.openers.finditer(text, generic.ABSENT[generic.marks(text)])
+    if not hits:
+        return []
+    spans = [(h.start, h.end) for h in hits]
+    for index in sorted({i for h in hits for i in markups.rows_by_cue[h.literal]}):
+        markup = markups.rows[index]
+        if not markup.bare:
+            spans.extend((m.start(), m.end()) for m in markup.pattern.finditer(text))
+    return spans
+
+
 # "Hermes wraps each call in <tool_call> tags": markup named as a word, not a call.
 _MARKUP_NOUN = re.compile(
     r"[\"'”’)\]]?(?:\s{1,2}(?:tags?|tokens?|blocks?|markers?|format|syntax|wrappers?|elements?"
     r"|delimiters?|sections?)(?![A-Za-z])|\s?(?:태그|토큰|블록|标签|标记|格式|タグ|トークン))"
 )
-# Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not scanned.
-_BARE_CUES = tuple(dict.fromkeys(cue for m in TOOL_MARKUPS if m.bare for cue in m.cues))
-# cue -> positions in TOOL_MARKUPS of the rows it announces
-_ROWS_BY_CUE: dict[str, tuple[int, ...]] = {}
-for _i, _m in enumerate(TOOL_MARKUPS):
-    for _cue in _m.cues:
-        _ROWS_BY_CUE[_cue] = (*_ROWS_BY_CUE.get(_cue, ()), _i)
 # The whole answer is one pythonic call: get_weather(city="Seoul")
 _WHOLE_PYTHONIC = re.compile(r"[A-Za-z_][\w.]*\s*\(.*\)\s*", re.DOTALL)
 _MAX_ERRORS = 3
@@ -56,37 +126,55 @@ _MAX_ERRORS = 3
 
 class ToolCallText(DetectorBase):
     id = "tool_call_text"
-    version = "2"
+    version = "3"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
-        if not exchange.declared_tools or exchange.tool_calls:
+        if exchange.tool_calls:
             return []
         text = exchange.visible_text
-        if not text or text.isspace():
+        if not text:
             return []
         declared = exchange.declared_tools
+        markups = _markups()
         sole_fence = None
-        if _may_be_whole_call(text):
-            body = text.strip()
-            sole_fence = unwrap_fence(body) if body[:3] in ("```", "~~~") else None
-            whole = sole_fence if sole_fence is not None else body
-            calls, syntax = _whole_text_calls(whole, declared)
-            if calls:
-                span = (len(text) - len(text.lstrip()), len(text.rstrip()))
-                return [self._finding(exchange, text, span, syntax, calls, 0.95)]
+        if not declared:
+            # Without declared tools only framed markup counts: a text with none of the
+            # characters openers start with ("<", "[", "◁": ``generic.marks``, shared with
+            # the other rules) and none of the other opener cues holds no call.
+            marks = generic.marks(text)
+            if not marks and (not markups.unmarked or not _unmarked_cue(markups, text)):
+                return []
+            openers = markups.openers.finditer(text, generic.ABSENT[marks])
+            if not openers:
+                return []
+        else:
+            if text.isspace():
+                return []
+            if _may_be_whole_call(text):
+                body = text.strip()
+                sole_fence = unwrap_fence(body) if body[:3] in ("```", "~~~") else None
+                whole = sole_fence if sole_fence is not None else body
+                calls, syntax = _whole_text_calls(whole, declared)
+                if calls:
+                    span = (len(text) - len(text.lstrip()), len(text.rstrip()))
+                    return [self._finding(exchange, text, span, syntax, calls, 0.95)]
+            openers = markups.openers.finditer(text, generic.ABSENT[generic.marks(text)])
 
-        openers = _OPENERS.finditer(text)
-        rows = {i for hit in openers for i in _ROWS_BY_CUE[hit.literal]}
-        for bare_cue in _BARE_CUES:
-            if bare_cue in text:
-                rows.update(_ROWS_BY_CUE[bare_cue])
+        rows = {i for hit in openers for i in markups.rows_by_cue[hit.literal]}
+        if declared:
+            for rare, bare_cue in markups.bare_cues:
+                if rare in text and bare_cue in text:
+                    rows.update(markups.rows_by_cue[bare_cue or rare])
         if not rows:
             return []
         findings: list[Finding] = []
         taken: list[tuple[int, int]] = []
+        prompt = exchange.prompt_text
         for row in sorted(rows):
-            markup = TOOL_MARKUPS[row]
+            markup = markups.rows[row]
+            if markup.bare and not declared:
+                continue
             named = markup.bare and "name" in markup.pattern.groupindex
             for match in markup.pattern.finditer(text):
                 start = match.start()
@@ -99,20 +187,23 @@ class ToolCallText(DetectorBase):
                     continue  # for a bare call this re-checks its full extent after rescue
                 if _named_as_word(text, start, markup):
                     continue
+                if prompt and _quoted_from(prompt, text, start, match.end()):
+                    taken.append((start, match.end()))
+                    continue  # the answer quotes a block the user pasted
                 calls, end = markup.rescue(match)
                 if markup.bare and not (calls and all(c["name"] in declared for c in calls)):
                     continue
                 if check and markup.bare and not _visible(text, start, end, markup):
                     continue
                 taken.append((start, max(end, match.end())))
-                confidence = 0.85 if markup.bare else 0.95
+                confidence = 0.85 if markup.bare else 0.95 if declared else 0.9
                 findings.append(
                     self._finding(exchange, text, (start, end), markup.name, calls, confidence)
                 )
                 if len(findings) >= MAX_FINDINGS:
                     return findings
         for cue in openers:
-            owner = _OPENER_OWNER[cue.literal]
+            owner = markups.opener_owner[cue.literal]
             if not owner.opener or _overlaps(taken, cue.start, cue.end):
                 continue
             if _MARKUP_NOUN.match(text, cue.end) is not None:
@@ -145,7 +236,7 @@ class ToolCallText(DetectorBase):
         if family is not None:
             details["family"] = family
         unknown = sorted({c["name"] for c in calls if c["name"] not in declared})
-        if unknown:
+        if unknown and declared:
             details["undeclared_tools"] = unknown
         bounds = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         if bounds and _marker_split(text, span, syntax, bounds):
@@ -165,6 +256,8 @@ def _validated(call: Call, declared: dict[str, Any]) -> dict[str, Any]:
     """The rescued call plus whether its arguments pass the declared tool's schema."""
     name = call["name"]
     errors: list[str] = []
+    if not declared:
+        return {"name": name, "arguments": call["arguments"], "schema_valid": None, "errors": []}
     if name not in declared:
         known = ", ".join(sorted(declared)[:20])
         errors.append(f"{name!r} is not a declared tool (declared: {known})")
@@ -222,19 +315,18 @@ def _whole_text_calls(body: str, declared: dict[str, Any]) -> tuple[list[Call] |
 
 
 def _family_writing(exchange: Exchange, syntax: str) -> str | None:
-    return _writer(named_families(exchange), syntax)
+    return _writer(active_table(), named_families(exchange), syntax)
 
 
 @lru_cache(maxsize=512)
-def _writer(named: tuple[ModelFamily, ...], syntax: str) -> str | None:
+def _writer(table: FamilyTable, named: tuple[ModelFamily, ...], syntax: str) -> str | None:
     """The preferred family (named ones first) that writes tool calls in ``syntax``."""
-    for family in named + FAMILIES:
+    for family in named + table.families:
         if any(m.name == syntax for m in family.tool_call_markup):
             return family.name
     return None
 
 
-_BY_NAME = {m.name: m for m in TOOL_MARKUPS}
 # A bare call's head ('{"name": "' or '[get_weather(') is what a split would hide.
 _BARE_HEAD = 16
 
@@ -242,10 +334,11 @@ _BARE_HEAD = 16
 def _marker_split(text: str, span: tuple[int, int], syntax: str, bounds: list[int]) -> bool:
     """True when a stream piece boundary cuts one of the block's markers in two."""
     start, end = span
-    markup = _BY_NAME.get(syntax)
+    markups = _markups()
+    markup = markups.by_name.get(syntax)
     if markup is None or markup.bare:
         return crosses(bounds, start, min(end, start + _BARE_HEAD))
-    for marker in _OPENER_OWNER:
+    for marker in markups.opener_owner:
         at = text.find(marker, start, end)
         while at >= 0:
             if crosses(bounds, at, at + len(marker)):
@@ -266,6 +359,17 @@ def _visible(text: str, start: int, end: int, markup: ToolMarkup) -> bool:
         return False
     opener = next((c for c in markup.cues if text.startswith(c, start)), text[start])
     return not is_quoted(text, start, start + len(opener))
+
+
+# How much of a block (from its opener) must appear in the prompt for the answer to be
+# quoting it: more than an opener alone, so a user who only names a tag gains nothing.
+_QUOTE_CHARS = 48
+
+
+def _quoted_from(prompt: str, text: str, start: int, end: int) -> bool:
+    """The block's first ``_QUOTE_CHARS`` characters (all of a shorter block) are in the prompt."""
+    snippet = text[start : min(end, start + _QUOTE_CHARS)]
+    return len(snippet) >= 24 and snippet in prompt
 
 
 def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -41,6 +41,7 @@ CASE_MODULES = (
     "cases_hardneg_more",
     "cases_streaming_more",
     "cases_labels_more",
+    "cases_generic",
 )
 
 

@@ -7,6 +7,12 @@ clean false-positive rate (share of clean cases that got any label), also per ha
 preamble precision/recall/F1 per language; ``reasoning_leak`` recall on tagged vs untagged
 positives; and whether each stream x stop variant group came out as labeled.
 
+Two figures use the full detector stack (rules, heuristics and the shipped classifier, as
+``leakline detect`` runs them): preamble recall per language on the corpus, and the
+false-positive rate on the clean-traffic precision set (``precision_clean.jsonl``, built by
+``precision_src.py``: greetings, one-line answers, yes/no, confirmations, lists and code in
+en/ko/zh, with and without whitespace around them).
+
 python tests/corpus/quality.py                  # the tables
 python tests/corpus/quality.py --errors         # plus every disagreeing case (on stderr)
 python tests/corpus/quality.py --json           # everything as JSON on stdout
@@ -27,6 +33,7 @@ from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.normalise import normalise
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
+PRECISION_SET = Path(__file__).resolve().parent / "precision_clean.jsonl"
 LANGS = ("en", "ko", "zh", "ja")
 FORMS = ("tagged", "untagged")
 
@@ -160,6 +167,36 @@ class Quality:
         }
 
 
+@dataclass
+class Precision:
+    """The full stack on the clean precision set: every line should get no label."""
+
+    items: int = 0
+    flagged: int = 0
+    labels: Counter[str] = field(default_factory=Counter)
+    model: str | None = None
+    # "lang" / "kind" / "whitespace" / "api" -> value -> [items, flagged]
+    by: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    errors: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def fp_rate(self) -> float:
+        return _ratio(self.flagged, self.items, empty=0.0)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "items": self.items,
+            "flagged": self.flagged,
+            "false_positive_rate": round(self.fp_rate, 4),
+            "labels": dict(self.labels),
+            "classifier": self.model,
+            "by": {
+                axis: {k: {"items": n, "flagged": f} for k, (n, f) in sorted(values.items())}
+                for axis, values in self.by.items()
+            },
+        }
+
+
 def load_cases(cases_dir: Path = CASES_DIR) -> list[dict]:
     cases = []
     for path in sorted(cases_dir.glob("*.jsonl")):
@@ -212,6 +249,189 @@ def evaluate(cases: list[dict]) -> Quality:
                 }
             )
     return quality
+
+
+def stack_verdicts(events: list[dict], model: object | None) -> list[tuple[str, ...]]:
+    """Labels of the full stack (rules, heuristics, then the classifier in one batch)."""
+    from leakline.detectors.classifier import classify
+
+    pairs = []
+    for event in events:
+        exchange = normalise(validate_event(event))
+        pairs.append((exchange, run_detectors(exchange)))
+    verdicts = classify(pairs, model) if model is not None else [v for _, v in pairs]  # type: ignore[arg-type]
+    return [v.labels for v in verdicts]
+
+
+def shipped_model() -> object | None:
+    """The classifier the package ships (what ``leakline detect`` runs with no DATA_DIR model)."""
+    from leakline.models.registry import SHIPPED_DIR, load_promoted
+
+    return load_promoted(SHIPPED_DIR)
+
+
+def stack_preamble(cases: list[dict], model: object | None) -> dict[str, dict[str, int]]:
+    """Preamble tp/fp/fn per language with the full stack (the classifier included)."""
+    out: dict[str, dict[str, int]] = {lang: {"tp": 0, "fp": 0, "fn": 0} for lang in LANGS}
+    for case, labels in zip(cases, stack_verdicts([c["event"] for c in cases], model), strict=True):
+        expected, got = "preamble" in case["expected_labels"], "preamble" in labels
+        row = out.setdefault(case.get("lang", "?"), {"tp": 0, "fp": 0, "fn": 0})
+        if expected or got:
+            row["tp" if expected and got else "fn" if expected else "fp"] += 1
+    return out
+
+
+def load_precision_set(path: Path = PRECISION_SET) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+_REQUEST = {
+    "chat": lambda user: {"model": "m", "messages": [{"role": "user", "content": user}]},
+    "responses": lambda user: {"model": "m", "input": user},
+    "messages": lambda user: {
+        "model": "m",
+        "max_tokens": 1024,
+        "messages": [{"role": "user", "content": user}],
+    },
+}
+
+
+def precision_event(item: dict) -> dict:
+    """A gateway event v1 whose visible text is ``item["text"]``, in ``item["api"]``'s shape."""
+    text, api, eid = item["text"], item["api"], item["id"]
+    if api == "chat":
+        body = {
+            "id": eid,
+            "object": "chat.completion",
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
+            ],
+        }
+        return {
+            "event_id": eid,
+            "api": "chat.completions",
+            "request": _REQUEST["chat"]("hi"),
+            "response": body,
+        }
+    if api == "chat_stream":
+        cut = max(1, len(text) // 2)
+        pieces = [text[:cut], text[cut:]] if len(text) > 1 else [text]
+        chunks = [
+            {
+                "id": eid,
+                "object": "chat.completion.chunk",
+                "model": "m",
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"role": "assistant", "content": piece},
+                        "finish_reason": None,
+                    }
+                ],
+            }
+            for piece in pieces
+        ]
+        chunks.append(
+            {
+                "id": eid,
+                "object": "chat.completion.chunk",
+                "model": "m",
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+            }
+        )
+        request = dict(_REQUEST["chat"]("hi"), stream=True)
+        return {
+            "event_id": eid,
+            "api": "chat.completions",
+            "stream": True,
+            "request": request,
+            "chunks": chunks,
+        }
+    if api == "responses":
+        body = {
+            "id": eid,
+            "object": "response",
+            "status": "completed",
+            "model": "m",
+            "output": [
+                {
+                    "type": "message",
+                    "id": "msg_" + eid,
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": text, "annotations": []}],
+                }
+            ],
+        }
+        return {
+            "event_id": eid,
+            "api": "responses",
+            "request": _REQUEST["responses"]("hi"),
+            "response": body,
+        }
+    body = {
+        "id": eid,
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+    }
+    return {
+        "event_id": eid,
+        "api": "messages",
+        "request": _REQUEST["messages"]("hi"),
+        "response": body,
+    }
+
+
+def evaluate_precision(items: list[dict], model: object | None) -> Precision:
+    """The full stack over the clean precision set."""
+    result = Precision(model=getattr(model, "version", None))
+    for item, labels in zip(
+        items, stack_verdicts([precision_event(i) for i in items], model), strict=True
+    ):
+        result.items += 1
+        result.flagged += bool(labels)
+        result.labels.update(labels)
+        for axis in ("lang", "kind", "whitespace", "api"):
+            row = result.by.setdefault(axis, {}).setdefault(item[axis], [0, 0])
+            row[0] += 1
+            row[1] += bool(labels)
+        if labels:
+            result.errors.append({"id": item["id"], "got": list(labels), "text": item["text"]})
+    return result
+
+
+def render_stack(preamble: dict[str, dict[str, int]], precision: Precision) -> str:
+    lines = [
+        f"full stack (rules + heuristics + classifier {precision.model or 'none'})",
+        f"{'preamble by lang':<22}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}",
+    ]
+    for lang, row in preamble.items():
+        tp, fp, fn = row["tp"], row["fp"], row["fn"]
+        if tp + fp + fn:
+            lines.append(
+                f"{lang:<22}{tp:>5}{fp:>5}{fn:>5}{_ratio(tp, tp + fp):>11.3f}{_ratio(tp, tp + fn):>8.3f}"
+            )
+    labels = ", ".join(f"{k} {v}" for k, v in precision.labels.most_common()) or "none"
+    lines += [
+        "",
+        f"clean precision set: {precision.flagged}/{precision.items} answers got a label "
+        f"({precision.fp_rate:.2%}); labels: {labels}",
+    ]
+    for axis in ("lang", "kind", "whitespace", "api"):
+        cells = ", ".join(
+            f"{k} {f}/{n}" for k, (n, f) in sorted(precision.by.get(axis, {}).items())
+        )
+        lines.append(f"  by {axis}: {cells}")
+    return "\n".join(lines)
 
 
 def render(quality: Quality) -> str:
@@ -286,18 +506,47 @@ def main(argv: list[str] | None = None) -> int:
         help="write all figures as JSON to FILE (stdout when FILE is omitted or '-')",
     )
     args = parser.parse_args(argv)
-    quality = evaluate(load_cases())
-    data = json.dumps(quality.as_dict(), indent=2, ensure_ascii=False)
+    cases = load_cases()
+    quality = evaluate(cases)
+    model = shipped_model()
+    stack = stack_preamble(cases, model)
+    precision = evaluate_precision(load_precision_set(), model)
+    figures = quality.as_dict()
+    figures["full_stack"] = {"preamble_by_lang": stack, "precision_set": precision.as_dict()}
+    data = json.dumps(figures, indent=2, ensure_ascii=False)
     if args.json == "-":
         print(data)
     else:
         print(render(quality))
+        print()
+        print(render_stack(stack, precision))
+        print()
+        print(render_structured_fields(structured_fields_quality()))
         if args.json:
             Path(args.json).write_text(data + "\n", encoding="utf-8")
     if args.errors:
-        for error in quality.errors:
+        for error in quality.errors + precision.errors:
             print(json.dumps(error, ensure_ascii=False), file=sys.stderr)
     return 0
+
+
+# ------------------------------------------------- reasoning inside structured output (issue 20)
+
+
+def structured_fields_quality() -> list:
+    """Field-level precision/recall of ``structured_reasoning`` on both halves of the
+    hand-written structured-answer set (``structured_fields.py``), plus the fresh set
+    written after the cues were frozen (reported only)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import structured_fields
+
+    return [structured_fields.evaluate(half) for half in structured_fields.SETS]
+
+
+def render_structured_fields(results: list) -> str:
+    import structured_fields
+
+    return structured_fields.render(results)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ def build_exchange(
     renders_phases: bool | None = None,
     mixed: tuple[int, ...] = (),
     pieces: tuple[str, ...] = (),
+    prompt: str = "",
 ) -> Exchange:
     """An ``Exchange`` with sensible defaults; keywords name only what a test cares about."""
     return Exchange(
@@ -60,6 +61,7 @@ def build_exchange(
         versions=Versions(
             model_name=model, reasoning_parser=reasoning_parser, tool_call_parser=tool_parser
         ),
+        prompt_text=prompt,
     )
 
 

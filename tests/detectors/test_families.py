@@ -46,6 +46,20 @@ FAMILY_LEAKS = {
     "hermes": "Sure, here you go!<|im_end|>",
     "mistral": "[THINK]Add the numbers.[/THINK]The total is 9.",
     "llama3": "The capital is Paris.<|eot_id|>",
+    "deepseek_v4": "Compare both options first.</think>Option B is cheaper.<｜end▁of▁sentence｜>",
+    "minimax_m3": "<mm:think>The user greets me.</mm:think>Hello! What can I do for you?",
+    "step3p5": "Sum the digits: 1+2+3 = 6.\n</think>\n\nThe digit sum is 6.",
+    "step3": "Check the units first.</think>The distance is 12 km.",
+    "mimo": "<think>\nSimple arithmetic.\n</think>\n\n7 × 6 = 42.<|im_end|>",
+    "internlm": "<think>用户想要一首诗。</think>床前明月光。<|im_end|>",
+    "phi4": "<think>Two apples plus three apples.</think>You have 5 apples.",
+    "lfm2": "Here is the weather for Paris.<|im_end|>",
+    "longcat": "The user wants a haiku about rain.</longcat_think>Rain on the rooftop",
+    "functiongemma": "I can help with that.<end_of_turn>",
+    "apertus": "<|inner_prefix|>They ask for the capital.<|inner_suffix|>Bern is the capital.",
+    "kimi_k3": "<|open|>think<|sep|>A greeting.<|close|>think<|sep|><|open|>response<|sep|>Hi!",
+    "minicpm": "<think>\n先算面积。\n</think>\n\n面积是 12 平方米。<|im_end|>",
+    "gigachat": "Москва — столица России.<|message_sep|>",
 }
 
 # One call per tool-markup syntax; each must rescue get_weather(city="Paris").
@@ -77,6 +91,26 @@ MARKUP_EXAMPLES = {
     "olmo3_pythonic": "<function_calls>\nget_weather(city='Paris')\n</function_calls>",
     "llama4_python_start": '<|python_start|>[get_weather(city="Paris")]<|python_end|>',
     "pythonic": 'I will call [get_weather(city="Paris")] now.',
+    "deepseek_dsml": '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n'
+    '<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n'
+    "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+    "step3": "<｜tool_calls_begin｜>\n<｜tool_call_begin｜>function<｜tool_sep｜>"
+    '<steptml:invoke name="get_weather">\n<steptml:parameter name="city">Paris'
+    "</steptml:parameter>\n</steptml:invoke><｜tool_call_end｜>\n<｜tool_calls_end｜>",
+    "tool_calls_json": '<tool_calls>[{"name": "get_weather", "arguments": {"city": "Paris"}}]'
+    "</tool_calls>",
+    "internlm_action": '<|action_start|><|plugin|>\n{"name": "get_weather", "parameters": '
+    '{"city": "Paris"}}<|action_end|>',
+    "phi4_functools": 'functools[{"name": "get_weather", "arguments": {"city": "Paris"}}]',
+    "granite_fc": '<function_call> {"name": "get_weather", "arguments": {"city": "Paris"}}',
+    "lfm2": '<|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>',
+    "longcat": '<longcat_tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+    "</longcat_tool_call>",
+    "functiongemma": "<start_function_call>call:get_weather{city:<escape>Paris<escape>}"
+    "<end_function_call>",
+    "apertus": '<|tools_prefix|>[{"get_weather": {"city": "Paris"}}]<|tools_suffix|>',
+    "minicpm_xml": '<function name="get_weather"><param name="city">Paris</param></function>',
+    "gigachat": '<|function_call|>{"name": "get_weather", "arguments": {"city": "Paris"}}',
 }
 PARIS = [{"name": "get_weather", "arguments": {"city": "Paris"}}]
 
@@ -109,6 +143,20 @@ FAMILY_CLEAN = {
     "hermes": "ChatML ends every turn with the <|im_end|> token.",
     "mistral": "Magistral writes its reasoning between [THINK] and [/THINK].",
     "llama3": "Llama 3 ends a turn with the <|eot_id|> token; Llama 4 uses the <|eot|> token.",
+    "deepseek_v4": "DeepSeek V4 closes its reasoning with the </think> tag.",
+    "minimax_m3": "MiniMax-M3 wraps its chain of thought in the <mm:think> tag.",
+    "step3p5": "Step 3.5의 추론은 </think> 태그로 끝납니다.",
+    "step3": "Step-3 ends its reasoning with a </think> tag before the answer.",
+    "mimo": "MiMo wraps its reasoning in <think> tags like Qwen3.",
+    "internlm": "Intern-S1 把推理放在 <think> 标签里。",
+    "phi4": "Phi-4-mini lists its tools between the <|tool|> and <|/tool|> tokens.",
+    "lfm2": "LFM2 wraps tool results in the <|tool_response_start|> token pair.",
+    "longcat": "LongCat-Flash-Thinking opens its reasoning with the <longcat_think> tag.",
+    "functiongemma": "FunctionGemma ends each turn with the <end_of_turn> token.",
+    "apertus": "Apertus puts its inner thoughts after the <|inner_prefix|> token.",
+    "kimi_k3": "Kimi K3 closes its reasoning channel with the <|close|>think<|sep|> marker.",
+    "minicpm": "MiniCPM 4.1 wraps its reasoning in <think> tags.",
+    "gigachat": "GigaChat separates messages with the <|message_sep|> token.",
 }
 
 

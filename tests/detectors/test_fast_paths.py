@@ -136,3 +136,74 @@ def test_diagnosed_findings_carry_plain_layer_strings():
         diagnosis = finding.details["diagnosis"]
         assert type(diagnosis["layer"]) is str and type(diagnosis["detector_layer"]) is str
         assert Layer(diagnosis["layer"]) is finding.layer
+
+
+# ------------------------------------------------------------------ probes and known-absent marks
+
+_SCAN_ALPHABET = ["<", "[", "◁", "▷", "|", "/", "a", "f", "H", "x", " ", "가", "中", "think", "]"]
+
+
+def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, str]]:
+    """What ``LiteralScanner.finditer`` computes, with no probe or prefilter: every
+    first-character group's trie regex run over the whole text, hits merged in text order
+    (the longest at one position), overlaps dropped."""
+    from leakline.detectors.text import _trie_regex
+
+    groups: dict[str, list[str]] = {}
+    for literal in literals:
+        groups.setdefault(literal[0], []).append(literal)
+    hits = [
+        (m.start(), m.end(), m.group())
+        for members in groups.values()
+        for m in re.finditer(_trie_regex(members), text)
+    ]
+    hits.sort(key=lambda h: (h[0], -h[1]))
+    out: list[tuple[int, int, str]] = []
+    last_end = -1
+    for hit in hits:
+        if hit[0] >= last_end:
+            last_end = hit[1]
+            out.append(hit)
+    return out
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.text(alphabet=list("<[◁▷|/afHx 가think]"), min_size=1, max_size=6), min_size=1),
+    st.lists(st.sampled_from(_SCAN_ALPHABET)).map("".join),
+)
+def test_probed_scanner_equals_a_plain_scan(literals, text):
+    """Every probe is a character of its literal (a rare lower-case letter when the literal
+    is all lower case), and skipping groups by probe, by a one-character prefix's single
+    check, or by the characters ``generic.marks`` says are absent changes no hit."""
+    from leakline.detectors import generic
+
+    literals = tuple(dict.fromkeys(literals))
+    for literal in literals:
+        rare = probe(literal)
+        assert rare in literal
+        assert rare or not literal.strip()
+    scanner = LiteralScanner(literals)
+    plain = _plain_hits(literals, text)
+    assert [tuple(h) for h in scanner.finditer(text)] == plain
+    assert [tuple(h) for h in scanner.finditer(text, generic.ABSENT[generic.marks(text)])] == plain
+    assert scanner.search(text) == bool(plain)
+
+
+@given(st.lists(st.sampled_from(_SCAN_ALPHABET)).map("".join))
+def test_absent_marks_equal_the_plain_membership_checks(text):
+    from leakline.detectors import generic
+
+    absent = generic.ABSENT[generic.marks(text)]
+    assert absent == "".join(c for c in generic.MARK_CHARS if c not in text)
+
+
+@given(st.lists(st.sampled_from(['"', "name", '"name"', "(", "[", "x", " ", "가"])).map("".join))
+def test_probed_bare_cues_equal_the_plain_membership_checks(text):
+    from leakline.detectors.families import active_table
+    from leakline.detectors.rules.tool_call_text import _markups
+
+    markups = _markups()
+    plain = {cue for m in active_table().markups if m.bare for cue in m.cues if cue in text}
+    probed = {cue or rare for rare, cue in markups.bare_cues if rare in text and cue in text}
+    assert probed == plain

@@ -3,14 +3,24 @@
 Tutorial voice is not a preamble: "Let me explain…", "Let's start with…", "Let me walk
 you through…" (and 살펴보겠습니다 / 确认一下 / 確認しましょう without a lookup) open the
 answer itself. Only first-person announcements of looking something up, fetching,
-computing or waiting count.
+computing or waiting count, and only before an answer: the same sentence with nothing
+after it is the whole reply (the gate ``precedes_answer``, shared with the classifier).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from leakline.detectors.heuristics.preamble_cues import precedes_answer
+
 DETECTOR = "preamble_cues"
+# What follows a positive opening in ``test_positive``: the final answer.
+ANSWERS = {
+    "en": "The office opens at 9 a.m.",
+    "ko": "사무실은 오전 9시에 엽니다.",
+    "zh": "办公室早上九点开门。",
+    "ja": "事務所は午前9時に開きます。",
+}
 
 POSITIVES = [
     pytest.param(
@@ -192,8 +202,9 @@ NEGATIVES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "language"), POSITIVES)
-def test_positive(detect, text, language):
+@pytest.mark.parametrize(("opening", "language"), POSITIVES)
+def test_positive(detect, opening, language):
+    text = f"{opening}\n\n{ANSWERS[language]}"
     (finding,) = detect(DETECTOR, text)
     assert finding.label == "preamble"
     assert finding.details["language"] == language
@@ -207,6 +218,63 @@ def test_positive(detect, text, language):
 @pytest.mark.parametrize(("text", "kwargs"), NEGATIVES)
 def test_negative(detect, text, kwargs):
     assert detect(DETECTOR, text, **kwargs) == []
+
+
+# A progress sentence with nothing after it is the whole reply, not a preamble before one.
+NOTHING_FOLLOWS = [
+    pytest.param("Let me check that.", id="let_me_check"),
+    pytest.param("Let me check that.\n\n", id="let_me_check_newlines"),
+    pytest.param("  Let me take a quick look at the logs. \n", id="whitespace_around"),
+    pytest.param("I'll search for the current weather in Paris.\r\n", id="ill_search_crlf"),
+    pytest.param("Sure! Let me look this up for you.", id="after_a_lead_in"),
+    pytest.param("Hi! Thanks for waiting. Let me check that for you.\n", id="two_lead_ins"),
+    pytest.param("One moment, please.\n\n", id="one_moment"),
+    pytest.param("Checking the forecast now…\n", id="gerund_ellipsis"),
+    pytest.param("Let me check that. 🙂", id="only_an_emoji_after"),
+    pytest.param("잠시만요, 확인해 보겠습니다.", id="ko_wait_check"),
+    pytest.param("네, 검색해 볼게요.\n\n", id="ko_lead_in"),
+    pytest.param("계산해 보겠습니다\n", id="ko_no_period"),
+    pytest.param("我先查一下。", id="zh_check_first"),
+    pytest.param("好的，我来帮你查一下。\n\n", id="zh_lead_in"),
+    pytest.param("让我搜索一下最新的信息！\n", id="zh_exclamation"),
+    pytest.param("少々お待ちください。\n", id="ja_please_wait"),
+]
+
+
+@pytest.mark.parametrize("text", NOTHING_FOLLOWS)
+def test_nothing_after_the_opening_is_not_a_preamble(detect, text):
+    assert not precedes_answer(text)
+    assert detect(DETECTOR, text) == []
+
+
+# The shared gate on its own: can the opening sentence be a preamble?
+GATE = [
+    pytest.param("Let me check that.\n\nThe answer is 42.", True, id="answer_after"),
+    pytest.param("Let me check that. The answer is 42.", True, id="same_line"),
+    pytest.param("Sure! Let me check. 42.", True, id="lead_in_then_answer"),
+    pytest.param("Checking that now... The answer is 42.", True, id="ellipsis_ends"),
+    pytest.param("Let me check.\n\n```py\nx = 1\n```", True, id="code_after"),
+    pytest.param("확인해 보겠습니다.결과는 42입니다.", True, id="ko_period_then_hangul"),
+    pytest.param("확인해 볼게요\n결과는 42입니다", True, id="ko_newline_ends"),
+    pytest.param("我先查一下。答案是42。", True, id="zh_full_stop"),
+    pytest.param("我查一下！稍等。", True, id="zh_exclamation_then_more"),
+    pytest.param("Sure.", False, id="sure"),
+    pytest.param("Sure.\n\n", False, id="sure_newlines"),
+    pytest.param("Hello there.\n", False, id="hello_there"),
+    pytest.param("Hello! How can I help?\n\n", False, id="greeting_question"),
+    pytest.param("Want me to look it up? I can.", False, id="question_back"),
+    pytest.param("Pros:\n- cheap\n- light", False, id="introduces_a_list"),
+    pytest.param("步骤如下：\n1. 打开设置。", False, id="zh_introduces_a_list"),
+    pytest.param("Let me check: 42", False, id="one_sentence_with_colon"),
+    pytest.param("", False, id="empty"),
+    pytest.param(" \n\t", False, id="whitespace_only"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GATE)
+def test_gate(text, expected):
+    assert precedes_answer(text) is expected
+    assert precedes_answer("\n " + text + " \n\n") is expected
 
 
 def test_span_is_the_opening_sentence(detect):
@@ -228,6 +296,6 @@ def test_rendered_responses_commentary_points_at_api(detect):
 
 
 def test_heuristic_confidence_is_below_rules(detect):
-    (finding,) = detect(DETECTOR, "Let me check that.")
+    (finding,) = detect(DETECTOR, "Let me check that.\n\nIt is 4.")
     assert finding.source == "heuristic"
     assert finding.confidence < 0.9

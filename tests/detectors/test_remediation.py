@@ -141,8 +141,10 @@ def test_rescue_from_exchange(make_exchange, tools):
     )
 
 
-def test_rescue_without_declared_tools_finds_nothing(make_exchange):
-    assert rescue(make_exchange(HERMES_OK)) == []
+def test_rescue_without_declared_tools_still_finds_the_call(make_exchange):
+    # tool_call_text fires without declared tools (issue 14); remediation judges validity
+    (call,) = rescue(make_exchange(HERMES_OK))
+    assert call.name == "get_weather" and call.arguments == {"city": "서울"}
 
 
 def test_rescued_call_failing_its_schema(make_exchange, tools):

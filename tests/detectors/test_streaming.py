@@ -204,7 +204,8 @@ def test_no_leak_no_first_leak_chunk():
 
 def test_default_hold_back_is_longest_literal_minus_one():
     assert StreamScanner().hold_back == max(map(len, TOKEN_ROLES)) - 1
-    assert StreamScanner(families=["mistral"]).hold_back == len("[/THINK]") - 1
+    # mistral's longest literal is its tool-list closer
+    assert StreamScanner(families=["mistral"]).hold_back == len("[/AVAILABLE_TOOLS]") - 1
 
 
 def test_smaller_hold_back_stops_watching_longer_literals():

@@ -201,9 +201,14 @@ POSITIVES = [
 
 NEGATIVES = [
     pytest.param(
-        '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
         {"tools": {}},
-        id="no_tools_declared",
+        id="bare_json_without_declared_tools",
+    ),
+    pytest.param(
+        'Call it as [get_weather(city="Paris")] in your code.',
+        {"tools": {}},
+        id="bare_pythonic_without_declared_tools",
     ),
     pytest.param(
         '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>',
@@ -434,3 +439,15 @@ def test_balanced_end_skips_quoted_brackets():
     assert balanced_end(text, 0) == text.index(" tail")
     assert balanced_end("[a(", 0) == -1
     assert balanced_end("[a)]", 0) == -1
+
+
+def test_framed_markup_counts_without_declared_tools(detect):
+    """Gateways and traces often drop ``tools``: a family's framed markup still counts."""
+    text = 'Sure.<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    (finding,) = detect(DETECTOR, text, tools={})
+    assert finding.details["syntax"] == "hermes"
+    assert finding.details["rescued_calls"] == [
+        {"name": "get_weather", "arguments": {"city": "Paris"}, "schema_valid": None, "errors": []}
+    ]
+    assert "undeclared_tools" not in finding.details
+    assert finding.confidence < 0.95

@@ -262,6 +262,41 @@ TOOL_MARKUP = (
     "<|tool_call|>",
 )
 
+# Token shapes of families with no row (issue 14, the generic layer). A deliberately plain,
+# independent spelling: evidence that a boundary_token / tool_call_as_text label can rest on.
+GENERIC_TOKEN = re.compile(
+    r"<\|[A-Za-z_][\w.▁-]{0,40}\|>|<｜[^｜\n]{1,40}｜>|</s>|<eos>|<(?:start|end)_of_turn>"
+    r"|\[/?(?:INST|SYSTEM_PROMPT|TOOL_RESULTS|AVAILABLE_TOOLS)\]|<\|[A-Za-z_]\w*>|<[A-Za-z_]\w*\|>"
+    r"|</?[a-z]+:think>"
+)
+GENERIC_CALL = re.compile(
+    r"<\|[\w▁]*(?:tool_?call|python_tag)[\w▁]*\|?>|\[TOOL_CALLS\]"
+    r"|<(?:\w+:)?(?:tool_call|function_call|tool_use)>|<invoke name="
+)
+GENERIC_PAIRS = (
+    re.compile(r"<\|(?:begin|start)_of_(\w+)\|>(.*?)<\|end_of_\1\|>", re.S | re.I),
+    re.compile(r"<([a-z]+):think>(.*?)</\1:think>", re.S),
+)
+
+
+def generic_outside(text: str, pattern: re.Pattern[str]) -> list[str]:
+    """Matches of a generic shape outside code, not wrapped in quotes."""
+    bare = outside_code(text)
+    found = []
+    for m in pattern.finditer(bare):
+        before = bare[m.start() - 1] if m.start() else ""
+        after = bare[m.end()] if m.end() < len(bare) else ""
+        if before in _QUOTES and after == _QUOTES[before]:
+            continue
+        found.append(m.group())
+    return found
+
+
+def generic_reasoning_visible(text: str) -> bool:
+    bare = outside_code(text)
+    return any((m := p.search(bare)) is not None and m.group(2).strip() for p in GENERIC_PAIRS)
+
+
 _FENCE = re.compile(r"(^|\n)[ \t]*(```|~~~)[^\n]*\n.*?(\n[ \t]*\2[ \t]*(?=\n|$)|$)", re.S)
 _INLINE = re.compile(r"`[^`\n]+`")
 _QUOTES = {'"': '"', "'": "'", "“": "”", "「": "」", "『": "』"}
@@ -324,7 +359,7 @@ def tagged_reasoning_visible(text: str) -> bool:
             return True
         if i != -1 and j == -1 and bare[i + len(start) :].strip():
             return True  # opened and never closed (e.g. cut off by max_tokens)
-    return False
+    return generic_reasoning_visible(text)
 
 
 def json_value(text: str) -> tuple[bool, Any]:
@@ -395,6 +430,10 @@ def embedded_calls(text: str, declared: dict[str, Any]) -> list[str]:
             and isinstance(val.get("parameters"), dict)
         ):
             found.append("name/parameters JSON")
+            break
+        fn = val.get("function") if isinstance(val, dict) else None
+        if isinstance(fn, dict) and fn.get("name") in declared and "arguments" in fn:
+            found.append("wire-style function JSON")
             break
     return found
 
@@ -481,9 +520,13 @@ def check_case(case: dict[str, Any]) -> list[str]:
     else:
         if found and "boundary_token" not in expected:
             problems.append(f"boundary_token missing although {found} is visible outside code")
-        if "boundary_token" in expected and not found:
+        generic = [
+            t for t in generic_outside(f.visible, GENERIC_TOKEN) if not GENERIC_CALL.fullmatch(t)
+        ]
+        if "boundary_token" in expected and not found and not generic:
             problems.append(
-                "boundary_token expected but no known delimiter is visible outside code"
+                "boundary_token expected but no known or token-shaped delimiter is visible "
+                "outside code"
             )
         if tagged_reasoning_visible(f.visible) and "reasoning_leak" not in expected:
             problems.append("reasoning_leak missing although delimited reasoning is visible")
@@ -499,19 +542,27 @@ def check_case(case: dict[str, Any]) -> list[str]:
     if case.get("kind") is not None and expected:
         problems.append("kind is only for clean cases")
 
+    # Declared tools are not required (issue 14): framed markup counts without them.
     markup = tokens_outside(f.visible, TOOL_MARKUP)
+    framed = markup + generic_outside(f.visible, GENERIC_CALL)
     if f.declared:
         markup += embedded_calls(f.visible, f.declared)
     as_text_possible = bool(f.declared) and not f.calls
     if "tool_call_as_text" in expected:
-        if not as_text_possible:
-            problems.append("tool_call_as_text needs declared tools and no structured call")
-        elif not markup and not whole_text_call(f.visible, f.declared):
+        if f.calls:
+            problems.append("tool_call_as_text needs no structured call")
+        elif not f.declared and not framed:
+            problems.append("tool_call_as_text without declared tools needs framed call markup")
+        elif (
+            f.declared and not framed and not markup and not whole_text_call(f.visible, f.declared)
+        ):
             problems.append("tool_call_as_text expected but no call markup or whole-text call JSON")
     elif as_text_possible and (markup or whole_text_call(f.visible, f.declared)):
         problems.append(
             f"tool_call_as_text missing although {markup or 'a whole-text call'} is visible"
         )
+    elif not f.calls and not f.declared and (tokens := [t for t in markup if "<" in t or "[" in t]):
+        problems.append(f"tool_call_as_text missing although {tokens} is visible (no tools needed)")
 
     if "preamble" in expected and (f.calls or not f.visible):
         problems.append("preamble needs visible text and no structured tool call")

@@ -797,6 +797,21 @@ _ROWS = [
     _p("claude_opus", "claude", "claude-opus-4-5", "anthropic", None, None, None, None),
     _p("gpt5", "gpt5", "gpt-5.4", "openai", None, None, None, None, None, LITELLM),
     _p("gpt5_mini", "gpt5", "gpt-5.4-mini", "openai", None, None, None, None),
+    # Zero-day models (issue 14): families leakline has no row for. Names are invented;
+    # the engines serve them without reasoning or tool parsers.
+    _p("zeroday", "unknown", "acme-lab/Nova-12B-Reasoner", "vllm", "0.31.0", None, None, "nova"),
+    _p(
+        "zeroday_gw",
+        "unknown",
+        "orbit-ai/Orbit-3-Mini",
+        "sglang",
+        "0.5.4",
+        None,
+        None,
+        "orbit3",
+        None,
+        LITELLM,
+    ),
 ]
 
 PROFILES: dict[str, Profile] = {row.key: row for row in _ROWS}

@@ -51,6 +51,7 @@ THEME_FILES = {
     "families": "families.jsonl",
     "tool_formats": "tool_formats.jsonl",
     "stop_variants": "stop_variants.jsonl",
+    "generic": "generic.jsonl",
 }
 
 # Kinds of hard negatives (clean cases that look like a leak to a naive matcher); the optional

@@ -1,0 +1,298 @@
+"""``boundary_token`` and delimited ``reasoning_leak`` for special tokens no family row names.
+
+The family rule (``boundary_tokens``) reports every literal of the active family table;
+this rule reports the rest of what *looks* like a special token (``generic.scan``:
+``<|foo_bar|>``, ``<｜x｜>``, ``</s>``, ``<end_of_turn>``, ``[INST]``, ``<seed:think>``…),
+so a family leakline has never seen is not invisible. Every finding says
+``details["family"] = "unknown"`` and the exact ``token`` seen.
+
+Reasoning regions are inferred from generic tokens alone:
+
+- a pair whose shared key names reasoning (``<|begin_of_thought|>…<|end_of_thought|>``,
+  ``[THINK]…[/THINK]``, ``<x:think>…</x:think>``);
+- a channel header: a token followed by a reasoning word and then a token or a line
+  break (``<|channel|>analysis<|message|>…<|end|>``, ``<|channel>thought\\n…<channel|>``);
+- a lone reasoning closer after text (the prefilled-start case), an unterminated opener;
+- a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
+  an answer that is not more markup follows it, and the prompt does not name the tag.
+
+Not leaks (the same exceptions as the family rule, plus): tokens in code or quotes,
+tokens named in prose (``drop_mentions``), tokens the prompt itself contains, HTML
+strikethrough ``<s>…</s>``, tool-call tokens (``generic_tool_calls`` reports those) and
+anything inside a family's tool markup (``tool_call_text``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from leakline.detectors import generic
+from leakline.detectors.common import MAX_FINDINGS, DetectorBase
+from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import Finding
+from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.rules.boundary_tokens import (
+    _INK,
+    _named_in_prose,
+    _reasoning_between,
+    claimed_literals,
+    drop_mentions,
+)
+from leakline.detectors.rules.tool_call_text import claimed_spans
+from leakline.detectors.text import Hit, crosses, piece_boundaries, visible_hits
+
+_MAX_HITS = 4096
+_BOUNDARY = Label.BOUNDARY_TOKEN.value
+# "<|channel|>analysis<|message|>", "<|channel>thought\n": a header naming a reasoning channel.
+_CHANNEL_WORD = re.compile(r"(?:analysis|thought|thoughts|thinking|think|reasoning)(?=\s*\n|<|\[)")
+
+
+class _Region(NamedTuple):
+    start: int
+    end: int
+    inner_start: int
+    inner_end: int
+    kind: str  # "pair" | "lone_end" | "unterminated" | "channel" | "xml_pair"
+    opener: str
+    closer: str
+
+
+class GenericTokens(DetectorBase):
+    id = "generic_tokens"
+    version = "1"
+    source = Source.RULE
+
+    def detect(self, exchange: Exchange) -> list[Finding]:
+        text = exchange.visible_text
+        if not text or not generic.marks(text):
+            return []
+        found = generic.scan(text)
+        ink = _INK.search(text)
+        soft = generic.leading_soft_pair(text) if ink and text[ink.start()] == "<" else None
+        if not found and soft is None:
+            return []
+        hits = _candidates(exchange, text, found) if found else []
+        regions = _regions(text, hits)
+        if soft is not None:
+            region = _soft_region(exchange, text, soft, hits)
+            if region is not None:
+                regions.append(region)
+                hits = sorted([*hits, *soft])
+        if not hits:
+            return []
+        return self._findings(exchange, text, hits, regions)
+
+    def _findings(
+        self, exchange: Exchange, text: str, hits: list[Hit], regions: list[_Region]
+    ) -> list[Finding]:
+        split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
+        findings: list[Finding] = []
+        for start, end, literal in hits[:MAX_FINDINGS]:
+            meaning = generic.classify(literal)
+            details: dict[str, object] = {
+                "token": literal,
+                "family": "unknown",
+                "shape": meaning.shape,
+            }
+            if split_at and crosses(split_at, start, end):
+                details["split_across_chunks"] = True
+            sure = meaning.shape == "pipe" or (meaning.shape == "xml" and meaning.reasoning)
+            findings.append(
+                self.span_finding(
+                    _BOUNDARY,
+                    Layer.PARSER,
+                    Remediation.STRIP,
+                    0.9 if sure else 0.8,
+                    text,
+                    start,
+                    end,
+                    details,
+                )
+            )
+        for region in regions:
+            answer_left = bool(_INK.search(text, 0, region.start) or _INK.search(text, region.end))
+            clean = region.kind != "unterminated" and answer_left
+            findings.append(
+                self.finding(
+                    Label.REASONING_LEAK,
+                    layer=Layer.PARSER,
+                    remediation=Remediation.STRIP if clean else Remediation.REGENERATE,
+                    confidence=0.8 if region.kind in ("unterminated", "xml_pair") else 0.85,
+                    text=text,
+                    span=(region.start, region.end),
+                    details={
+                        "family": "unknown",
+                        "delimited": region.kind,
+                        "token": region.opener or region.closer,
+                        "start_token": region.opener,
+                        "end_token": region.closer,
+                        "reasoning_chars": region.inner_end - region.inner_start,
+                    },
+                )
+            )
+        return findings
+
+
+def _candidates(exchange: Exchange, text: str, found: list[Hit]) -> list[Hit]:
+    """Generic hits that no family row claims, outside code, quotes, call markup and prose."""
+    claimed = claimed_literals()
+    hits = [h for h in found if h.literal not in claimed]
+    if not hits:
+        return []
+    blocks = generic.call_blocks(text, found)
+    taken = claimed_spans(text) if any(h.literal[0] in "<[" for h in hits) else []
+    taken.extend((start, end) for start, end, _ in blocks)
+    if taken:
+        hits = [h for h in hits if not any(s <= h.start and h.end <= e for s, e in taken)]
+    hits = [h for h in hits if generic.classify(h.literal).kind != "call"]
+    if not hits:
+        return []
+    hits = visible_hits(text, hits, _MAX_HITS)
+    prompt = exchange.prompt_text
+    if prompt:
+        hits = [h for h in hits if h.literal not in prompt]
+    hits = _drop_strikethrough(text, hits)
+    if not hits:
+        return []
+    opens = {h.literal for h in hits if generic.classify(h.literal).opens}
+    closes = {h.literal for h in hits if generic.classify(h.literal).closes}
+    return drop_mentions(masked(text, found), hits, opens, closes)
+
+
+def masked(text: str, hits: list[Hit]) -> str:
+    """``text`` with each token's name blanked (same length): the words inside
+    ``<|reserved_special_token_5|>`` must not make its sentence read as prose about tokens."""
+    parts: list[str] = []
+    pos = 0
+    for start, end, _ in hits:
+        if start < pos or end - start < 3:
+            continue
+        parts.append(text[pos : start + 1])
+        parts.append("x" * (end - start - 2))
+        pos = end - 1
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _drop_strikethrough(text: str, hits: list[Hit]) -> list[Hit]:
+    """HTML ``<s>old</s>`` is strikethrough: a ``<s>`` … ``</s>`` pair on one line is not a token.
+
+    A leaked ``</s>`` ends a turn with no ``<s>`` before it on its line; a leaked ``<s>``
+    opens the text or sits glued to another token (``<s>[INST]``).
+    """
+    if not any(h.literal in ("<s>", "</s>") for h in hits):
+        return hits
+    drop: set[int] = set()
+    for hit in hits:
+        if hit.literal != "<s>":
+            continue
+        glued = text.startswith(("[", "<|", "<<"), hit.end)  # "<s>[INST]": a BOS token
+        line_end = text.find("\n", hit.end)
+        close = text.find("</s>", hit.end, line_end if line_end >= 0 else len(text))
+        if close > hit.end and not glued:
+            drop.add(hit.start)
+            drop.add(close)
+        elif _INK.search(text, 0, hit.start) is not None and not glued:
+            drop.add(hit.start)  # mid-text and not glued to a token: a stray HTML tag
+    return [h for h in hits if h.start not in drop]
+
+
+def _regions(text: str, hits: list[Hit]) -> list[_Region]:
+    regions: list[_Region] = []
+    used: set[int] = set()
+    for index, hit in enumerate(hits):
+        if index in used:
+            continue
+        meaning = generic.classify(hit.literal)
+        channel = _CHANNEL_WORD.match(text, hit.end)
+        if channel is not None and not meaning.closes:
+            after = channel.end()
+            nxt = next((j for j in range(index + 1, len(hits)) if hits[j].start >= after), None)
+            inner_start = after
+            if nxt is not None and _INK.search(text, after, hits[nxt].start) is None:
+                inner_start = hits[nxt].end  # "<|channel|>analysis<|message|>": skip the header
+                used.add(nxt)
+                nxt = next((j for j in range(nxt + 1, len(hits))), None)
+            end_hit = hits[nxt] if nxt is not None else None
+            inner_end = end_hit.start if end_hit is not None else len(text)
+            if _INK.search(text, inner_start, inner_end) is not None:
+                end = end_hit.end if end_hit is not None else len(text)
+                closer = end_hit.literal if end_hit is not None else ""
+                kind = "channel" if end_hit is not None else "unterminated"
+                regions.append(
+                    _Region(hit.start, end, inner_start, inner_end, kind, hit.literal, closer)
+                )
+                if nxt is not None:
+                    used.add(nxt)
+            continue
+        if not meaning.reasoning:
+            continue
+        if meaning.opens:
+            close_at = next(
+                (
+                    j
+                    for j in range(index + 1, len(hits))
+                    if generic.classify(hits[j].literal).closes
+                    and generic.classify(hits[j].literal).key == meaning.key
+                ),
+                None,
+            )
+            if close_at is not None:
+                closed = hits[close_at]
+                used.add(close_at)
+                previous = hits[index - 1] if index else None
+                if _reasoning_between(text, hit, closed, previous):
+                    regions.append(
+                        _Region(
+                            hit.start,
+                            closed.end,
+                            hit.end,
+                            closed.start,
+                            "pair",
+                            hit.literal,
+                            closed.literal,
+                        )
+                    )
+            elif _INK.search(text, hit.end) is not None and not _named_in_prose(text, hit):
+                regions.append(
+                    _Region(
+                        hit.start, len(text), hit.end, len(text), "unterminated", hit.literal, ""
+                    )
+                )
+            continue
+        if (
+            meaning.closes
+            and index == 0
+            and _INK.search(text, 0, hit.start) is not None
+            and _INK.search(text, hit.end) is not None
+            and not _named_in_prose(text, hit)
+        ):
+            regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", "", hit.literal))
+    return regions
+
+
+def _soft_region(
+    exchange: Exchange, text: str, pair: tuple[Hit, Hit], hits: list[Hit]
+) -> _Region | None:
+    """``<reasoning>…</reasoning>answer`` opening the text: reasoning, unless asked for."""
+    opened, closed = pair
+    if any(h.start < closed.end for h in hits):
+        return None  # generic tokens already frame this stretch
+    if _INK.search(text, opened.end, closed.start) is None:
+        return None
+    answer = _INK.search(text, closed.end)
+    if answer is None or text[answer.start()] == "<":
+        return None  # nothing after it, or more markup: an XML answer
+    name = opened.literal[1:-1]
+    if f"<{name}" in exchange.prompt_text or exchange.response_format is not None:
+        return None  # the user asked for this format
+    return _Region(
+        opened.start,
+        closed.end,
+        opened.end,
+        closed.start,
+        "xml_pair",
+        opened.literal,
+        closed.literal,
+    )

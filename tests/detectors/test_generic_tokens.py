@@ -1,0 +1,253 @@
+"""generic_tokens: special-token shapes and delimited reasoning that no family row names."""
+
+from __future__ import annotations
+
+import pytest
+
+from leakline.detectors import generic
+from leakline.detectors.families import active_families, families_excluding
+
+DETECTOR = "generic_tokens"
+
+
+def unseen(text):
+    """Leave out every family row that names a token of ``text``: as if leakline never saw it."""
+    names = [
+        f.name
+        for f in active_families()
+        if any(t in text for t in f.visible_tokens)
+        or any(c in text for m in f.tool_call_markup for c in m.cues if c[0] in "<[")
+    ]
+    return families_excluding(names)
+
+
+def tokens(found):
+    return [f.details["token"] for f in found if f.label == "boundary_token"]
+
+
+def regions(found):
+    return [f for f in found if f.label == "reasoning_leak"]
+
+
+# --------------------------------------------------------------------------- boundary tokens
+
+POSITIVES = [
+    pytest.param(
+        "Sure.<|reserved_special_token_5|> and <|foo_bar|> then </s>",
+        ["<|reserved_special_token_5|>", "<|foo_bar|>", "</s>"],
+        id="probe_reserved_foo_eos",
+    ),
+    pytest.param("The capital is Paris.<|eot|>", ["<|eot|>"], id="pipe_end_of_turn"),
+    pytest.param("Paris.<｜end▁of▁turn｜>", ["<｜end▁of▁turn｜>"], id="fullwidth_bars"),
+    pytest.param(
+        "Done.<end_of_turn>\n<start_of_turn>user",
+        ["<end_of_turn>", "<start_of_turn>"],
+        id="gemma_turns",
+    ),
+    pytest.param("Answer: 4<eos>", ["<eos>"], id="eos_angle"),
+    pytest.param("<s>[INST] hi [/INST] Hello!", ["<s>", "[INST]", "[/INST]"], id="llama2_chat"),
+    pytest.param("Paris.<|end_of_answer|>", ["<|end_of_answer|>"], id="pipe_end_of_answer"),
+    pytest.param(
+        "<s>[INST] hi [/INST] Hello!</s>",
+        ["<s>", "[INST]", "[/INST]", "</s>"],
+        id="bos_and_eos_line",
+    ),
+    pytest.param("Result ready. <unused12>", ["<unused12>"], id="unused_slot"),
+    pytest.param(
+        'Here you go.[TOOL_RESULTS]{"ok": true}[/TOOL_RESULTS]',
+        ["[TOOL_RESULTS]", "[/TOOL_RESULTS]"],
+        id="bracket_control_words",
+    ),
+    pytest.param(
+        '[AVAILABLE_TOOLS][{"name": "x"}][/AVAILABLE_TOOLS]답변입니다.',
+        ["[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]"],
+        id="ko_available_tools",
+    ),
+    pytest.param("北京今天晴。<|im_sep|>", ["<|im_sep|>"], id="zh_pipe_token"),
+    pytest.param("서울은 맑습니다.<|assistant_end|>", ["<|assistant_end|>"], id="ko_pipe_token"),
+    pytest.param("<<SYS>>\nBe nice.\n<</SYS>>\nHi", ["<<SYS>>", "<</SYS>>"], id="llama2_sys"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), POSITIVES)
+def test_positive(detect, text, expected):
+    with unseen(text):
+        found = detect(DETECTOR, text)
+    assert tokens(found) == expected
+    for f in found:
+        assert f.details["family"] == "unknown"
+        assert f.detector_id == DETECTOR
+    for f in found:
+        if f.label == "boundary_token":
+            assert text[f.span[0] : f.span[1]] == f.details["token"]
+
+
+NEGATIVES = [
+    pytest.param("Qwen3 ends a turn with `<|im_end|>`; see `<|foo|>` too.", {}, id="inline_code"),
+    pytest.param("Raw output:\n\n```\nHi<|eot|>\n</s>\n```\n", {}, id="fenced"),
+    pytest.param('The "<|endofturn|>" string is what you strip.', {}, id="quoted"),
+    pytest.param("The </s> token marks the end of a sequence in T5.", {}, id="doc_eos_token"),
+    pytest.param("Strip the <|foo_bar|> marker before showing the text.", {}, id="doc_marker_noun"),
+    pytest.param("Gemma uses <end_of_turn> tags to close each turn.", {}, id="doc_gemma_tags"),
+    pytest.param("<p>Price: <s>$20</s> $15</p>", {}, id="html_strikethrough"),
+    pytest.param("Old: <s>draft</s>, new: final.", {}, id="html_strike_inline"),
+    pytest.param("<s><b>$40</b></s> now $28", {}, id="html_strike_nested"),
+    pytest.param(
+        "For sets, a<b|c>d is not a token; neither is x <|> y.", {}, id="math_and_haskell"
+    ),
+    pytest.param(
+        "Use `cat x |> y` in Elixir; in prose: data |> transform |> output.", {}, id="pipes"
+    ),
+    pytest.param("fn f<T: Clone>(x: Vec<T>) -> Option<T|U> {}", {}, id="rust_ts_generics"),
+    pytest.param("Dear [YOUR_NAME], please call [COMPANY_NAME] at [PHONE].", {}, id="placeholders"),
+    pytest.param("[INFO] server started\n[ERROR] disk full", {}, id="log_levels"),
+    pytest.param("See [the docs](https://x.y) and [NOTE] below.", {}, id="markdown_links"),
+    pytest.param(
+        "You wrote <|foo_bar|> in your message; it is a placeholder.",
+        {"prompt": "What does <|foo_bar|> mean?"},
+        id="quoted_from_prompt",
+    ),
+    pytest.param(
+        "<|im_end|> only family_literals here.<think>", {}, id="family_literals_left_to_family_rule"
+    ),
+    pytest.param("토큰 <|foo|> 는 대화 끝을 나타내는 특수 토큰입니다.", {}, id="ko_doc_mention"),
+    pytest.param("模型用 <|foo_end|> 标记结束。", {}, id="zh_doc_mention"),
+    pytest.param("No markup at all, just an answer.", {}, id="plain"),
+]
+
+
+@pytest.mark.parametrize(("text", "kwargs"), NEGATIVES)
+def test_negative(detect, text, kwargs):
+    with unseen(text) if "family_literals" not in text else families_excluding(()):
+        assert detect(DETECTOR, text, **kwargs) == []
+
+
+def test_family_literals_are_not_reported_twice(detect):
+    """A token a family row names stays with boundary_tokens; one finding per span."""
+    text = "Hi<|im_end|><|foo|>"
+    assert tokens(detect(DETECTOR, text)) == ["<|foo|>"]  # <|im_end|>: ChatML rows
+    assert [f.details["token"] for f in detect("boundary_tokens", text)] == ["<|im_end|>"]
+
+
+def test_tool_call_tokens_are_left_to_the_tool_call_rules(detect):
+    text = 'Ok.<|tool_call_start|>{"name": "f", "arguments": {}}<|tool_call_stop|>'
+    with unseen(text):
+        assert detect(DETECTOR, text) == []
+
+
+# --------------------------------------------------------------------------- reasoning regions
+
+REGIONS = [
+    pytest.param(
+        "<|begin_of_thought|>The user wants 2+2, which is 4.<|end_of_thought|>The answer is 4.",
+        "pair",
+        id="thought_pair",
+    ),
+    pytest.param("[THINK]Check the units first.[/THINK]It is 5 km.", "pair", id="bracket_think"),
+    pytest.param(
+        "<x:think>plan the reply, then answer</x:think>Sure!", "pair", id="namespaced_think"
+    ),
+    pytest.param(
+        "<|START_THINKING|>사용자가 날씨를 묻는다. 확인하자.<|END_THINKING|>서울은 맑습니다.",
+        "pair",
+        id="ko_start_end_thinking",
+    ),
+    pytest.param(
+        "<|channel|>analysis<|message|>用户问天气。<|end|><|start|>assistant<|channel|>final<|message|>晴。",
+        "channel",
+        id="zh_channel_header",
+    ),
+    pytest.param(
+        "<|turn>model\n<|channel>thought\nUser wants X.<channel|>Here is X.",
+        "channel",
+        id="asym_channel",
+    ),
+    pytest.param(
+        "The user asks about Paris. Answer briefly.<|end_of_reasoning|>Paris.",
+        "lone_end",
+        id="lone_closer",
+    ),
+    pytest.param(
+        "<reflection>Check units, then convert.</reflection>It is 5 km.",
+        "xml_pair",
+        id="soft_xml_pair",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), REGIONS)
+def test_reasoning_regions(detect, text, kind):
+    with unseen(text):
+        found = detect(DETECTOR, text)
+    (region,) = regions(found)
+    assert region.details["delimited"] == kind
+    assert region.details["family"] == "unknown"
+    assert tokens(found), "a delimited region also shows boundary tokens"
+
+
+REGION_NEGATIVES = [
+    pytest.param("<reasoning>a</reasoning><answer>b</answer>", {}, id="xml_answer"),
+    pytest.param(
+        "<reasoning>Because X.</reasoning>\nResult: Y",
+        {"prompt": "Answer in <reasoning> then the result."},
+        id="asked_for_tags",
+    ),
+    pytest.param("<analysis>Q3 revenue grew.</analysis>", {}, id="xml_only"),
+    pytest.param("Intro text.\n<reflection>later</reflection> more", {}, id="not_leading"),
+]
+
+
+@pytest.mark.parametrize(("text", "kwargs"), REGION_NEGATIVES)
+def test_no_region(detect, text, kwargs):
+    with unseen(text):
+        assert regions(detect(DETECTOR, text, **kwargs)) == []
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def test_token_split_across_stream_pieces(detect):
+    text = "Paris.<|foo_bar|> done"
+    at = text.index("foo")
+    with unseen(text):
+        (finding,) = detect(DETECTOR, text, stream=True, pieces=(text[:at], text[at:]))
+    assert finding.details["split_across_chunks"] is True
+
+
+def test_streamed_and_whole_agree(detect):
+    text = "<|begin_of_thought|>Plan the answer carefully.<|end_of_thought|>Done.</s>"
+    pieces = tuple(text[i : i + 5] for i in range(0, len(text), 5))
+    with unseen(text):
+        whole = detect(DETECTOR, text)
+        streamed = detect(DETECTOR, text, stream=True, pieces=pieces)
+    assert whole
+    assert [(f.label, f.span) for f in whole] == [(f.label, f.span) for f in streamed]
+
+
+# --------------------------------------------------------------------------- unknown families
+
+
+def test_a_removed_family_is_still_seen(detect):
+    text = "<seed:think>plan the reply here</seed:think>Sure."
+    assert detect(DETECTOR, text) == []  # seed_oss row claims these
+    with families_excluding(["seed_oss"]):
+        found = detect(DETECTOR, text)
+    assert tokens(found) == ["<seed:think>", "</seed:think>"]
+    assert regions(found)
+
+
+@pytest.mark.parametrize(
+    ("literal", "kind", "opens", "closes", "key"),
+    [
+        ("<|begin_of_thought|>", "boundary", True, False, "thought"),
+        ("<|end_of_thought|>", "boundary", False, True, "thought"),
+        ("<|channel>", "boundary", True, False, "channel"),
+        ("<channel|>", "boundary", False, True, "channel"),
+        ("[/THINK]", "boundary", False, True, "think"),
+        ("<|tool_calls_section_begin|>", "call", False, False, "tool_calls_section_begin"),
+        ("[TOOL_CALLS]", "call", False, False, "tool_calls"),
+    ],
+)
+def test_classify(literal, kind, opens, closes, key):
+    meaning = generic.classify(literal)
+    assert (meaning.kind, meaning.opens, meaning.closes, meaning.key) == (kind, opens, closes, key)
