@@ -21,6 +21,8 @@ CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "cases"
 HOLDOUT = Path(__file__).resolve().parent / "data" / "holdout.jsonl"
 # untagged self-talk openings (and answers that sound like it), written after the detectors
 HOLDOUT_UNTAGGED = HOLDOUT.with_name("holdout_untagged.jsonl")
+# short clean answers (tests/corpus/precision_src.py): false positives only, never trained on
+PRECISION_SET = PROJECT_ROOT / "tests" / "corpus" / "precision_clean.jsonl"
 TEST_SHARE = 0.25
 LANGS = ("en", "ko", "zh", "ja", "other")
 
@@ -31,7 +33,7 @@ class Example:
     labels: tuple[str, ...]
     lang: str
     group: str
-    origin: str  # export | corpus | texts | holdout
+    origin: str  # export | corpus | texts | holdout | precision
     untagged: bool = False  # a reasoning_leak with no delimiter (self-talk)
     # a structured tool call came with the text: the tier skips such exchanges for
     # preamble (the sentence narrates the call), so training does too
@@ -181,6 +183,16 @@ def read_holdout(path: Path = HOLDOUT) -> list[Example]:
                     untagged="reasoning_leak" in labels,  # hold-out sets carry no tagged reasoning
                 )
             )
+    return examples
+
+
+def read_precision_set(path: Path = PRECISION_SET) -> list[Example]:
+    """The clean precision set: every example is clean, whitespace around it kept."""
+    examples = []
+    for raw in path.read_bytes().splitlines():
+        if raw.strip():
+            line = orjson.loads(raw)
+            examples.append(Example(line["text"], (), _lang(line["lang"]), line["id"], "precision"))
     return examples
 
 

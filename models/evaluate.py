@@ -8,7 +8,10 @@ and the classifier never trained on:
 - ``models/data/holdout_untagged.jsonl``: untagged self-talk openings and answers that
   sound like it (first person, "Hmm", "Actually"), scored for ``reasoning_leak`` together
   with every line of the first set as further negatives. One of its negatives exposed a
-  self_talk_cues bug, fixed in v3 before these figures were taken.
+  self_talk_cues bug, fixed in v3 before these figures were taken;
+- ``tests/corpus/precision_clean.jsonl`` (a source checkout only): short clean answers
+  (greetings, yes/no, confirmations, lists, code; en/ko/zh, with and without whitespace
+  around them), where every label is a false positive.
 """
 
 from __future__ import annotations
@@ -23,7 +26,14 @@ import numpy as np
 
 from leakline.detectors import Exchange, run_detectors
 from leakline.detectors.classifier import OpeningClassifier, classify
-from leakline.models.data import HOLDOUT, HOLDOUT_UNTAGGED, Example, read_holdout
+from leakline.models.data import (
+    HOLDOUT,
+    HOLDOUT_UNTAGGED,
+    PRECISION_SET,
+    Example,
+    read_holdout,
+    read_precision_set,
+)
 
 Metrics = dict[str, dict[str, float]]
 
@@ -125,6 +135,38 @@ def holdout_report(
     return report
 
 
+def clean_set_report(
+    model: OpeningClassifier | None, threshold: float | None = None
+) -> dict[str, Any]:
+    """False positives of each tier on the clean precision set (every label counts)."""
+    if not PRECISION_SET.exists():  # an installed wheel without tests/
+        return {"set": None, "items": 0}
+    examples = read_precision_set()
+    pairs = []
+    for i, example in enumerate(examples):
+        exchange = _exchange(example, i)
+        pairs.append((exchange, run_detectors(exchange)))
+    tiers = {"heuristics": [v for _, v in pairs]}
+    if model is not None:
+        tiers["heuristics+classifier"] = classify(pairs, model, threshold)
+    report: dict[str, Any] = {"set": "tests/corpus/precision_clean.jsonl", "items": len(examples)}
+    for tier, verdicts in tiers.items():
+        by_lang: dict[str, dict[str, float]] = {}
+        for lang in ("all", *sorted({e.lang for e in examples})):
+            flags = [
+                bool(v.labels)
+                for e, v in zip(examples, verdicts, strict=True)
+                if lang in ("all", e.lang)
+            ]
+            by_lang[lang] = {
+                "n": len(flags),
+                "flagged": sum(flags),
+                "fp_rate": round(sum(flags) / len(flags), 4) if flags else 0.0,
+            }
+        report[tier] = by_lang
+    return report
+
+
 def render(report: dict[str, Metrics], title: str) -> str:
     lines = [title, f"{'tier':24} {'lang':5} {'P':>6} {'R':>6} {'F1':>6} {'pos':>4} {'n':>4}"]
     for tier, metrics in report.items():
@@ -150,6 +192,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "reasoning_leak" in report:
         title = f"hold-out untagged reasoning_leak figures ({name})"
         sys.stdout.write("\n" + render(report["reasoning_leak"], title))
+    clean = clean_set_report(model, args.threshold)
+    if clean["set"] is not None:
+        sys.stdout.write(f"\nclean precision set ({clean['items']} answers), any label\n")
+        sys.stdout.write(f"{'tier':24} {'lang':5} {'flagged':>7} {'n':>4} {'FP rate':>8}\n")
+        for tier in ("heuristics", "heuristics+classifier"):
+            for lang, m in clean.get(tier, {}).items():
+                sys.stdout.write(
+                    f"{tier:24} {lang:5} {m['flagged']:7d} {m['n']:4d} {m['fp_rate']:8.2%}\n"
+                )
     return 0
 
 

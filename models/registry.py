@@ -62,8 +62,9 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def promote(models_dir: Path, version: str, *, forced: bool = False) -> dict[str, Any]:
     """Point the registry at ``models_dir/version`` (its card's sha256 is re-checked)."""
     models_dir = Path(models_dir)
-    card = read_card(models_dir / version)
-    load_artifact(models_dir / version / "model.json", card["sha256"])  # refuse a bad artifact
+    where = artifact_dir(models_dir, version)
+    card = read_card(where)
+    load_artifact(where / "model.json", card["sha256"])  # refuse a bad artifact
     doc = read_registry(models_dir)
     entry = {
         "version": version,
@@ -77,6 +78,19 @@ def promote(models_dir: Path, version: str, *, forced: bool = False) -> dict[str
         models_dir / REGISTRY, orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
     )
     return entry
+
+
+def artifact_dir(models_dir: Path, version: str) -> Path:
+    """``models_dir/version``, refusing a version that would leave the directory: it must
+    be one plain name (no separator, not ``.`` or ``..``) and resolve inside it, so a
+    symlink out of the directory is refused too."""
+    root = Path(models_dir).resolve()
+    if version in ("", ".", "..") or "/" in version or "\\" in version or "\0" in version:
+        raise ArtifactError(f"model version {version!r} is not a name inside {root}")
+    path = root / version
+    if path.resolve().parent != root:
+        raise ArtifactError(f"model version {version!r} does not resolve inside {root}")
+    return path
 
 
 def read_card(artifact_dir: Path) -> dict[str, Any]:
@@ -94,13 +108,13 @@ def read_card(artifact_dir: Path) -> dict[str, Any]:
 
 def load_version(models_dir: Path, version: str, sha256: str | None = None) -> OpeningClassifier:
     """Load one artifact after checking its hash against its card (and the registry's)."""
-    artifact_dir = Path(models_dir) / version
-    card = read_card(artifact_dir)
+    where = artifact_dir(models_dir, version)
+    card = read_card(where)
     if sha256 is not None and card["sha256"] != sha256:
         raise ArtifactError(
             f"model card of {version} says sha256 {card['sha256']}, the registry {sha256}"
         )
-    return load_artifact(artifact_dir / "model.json", card["sha256"])
+    return load_artifact(where / "model.json", card["sha256"])
 
 
 def load_promoted(models_dir: Path) -> OpeningClassifier | None:
@@ -140,6 +154,8 @@ class ModelWatcher:
     ``current()`` is called once per batch; it stats the registry file at most every
     ``check_every_s`` seconds and reloads only when its mtime or size changed. A model
     that fails its hash check or does not parse is refused: the old one stays.
+    ``refusals`` counts those refusals (at start-up too), for the worker's
+    ``leakline_model_reload_failures_total``.
     """
 
     def __init__(
@@ -151,10 +167,12 @@ class ModelWatcher:
         self.model: OpeningClassifier | None = None
         self._seen: _Stamp | None = None
         self._last_check = clock()
+        self.refusals = 0
         try:
             self._seen = self._registry_stamp()
             self.model = load_current(self.models_dir)
         except ArtifactError as exc:
+            self.refusals += 1
             log.error("classifier not loaded, running without it: %s", exc)
             try:
                 self.model = load_promoted(SHIPPED_DIR)
@@ -182,6 +200,7 @@ class ModelWatcher:
         try:
             fresh = load_promoted(self.models_dir) if self.models_dir is not None else None
         except ArtifactError as exc:
+            self.refusals += 1
             log.error("refused the newly promoted classifier, keeping %s: %s", self.version, exc)
             return self.model
         if fresh is not None and (self.model is None or fresh.sha256 != self.model.sha256):

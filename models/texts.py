@@ -4,7 +4,9 @@ The project's corpus has about 26 preambles per language, too few to train on al
 These lists were written for this project (none are copied from anywhere): opening
 sentences that are interim progress reports (``PREAMBLES``), openings of ordinary
 answers that look like them (``LOOKALIKES``: tutorial voice, finished checks, advice),
-untagged self-talk openers (``SELF_TALK``) and short answer bodies (``BODIES``).
+untagged self-talk openers (``SELF_TALK``), short answer bodies (``BODIES``), and very
+short complete answers (``SHORT_ANSWERS``) that a blank line and a closing offer or more
+detail may follow: like a preamble, a short first sentence then a paragraph, but clean.
 ``composed_examples`` pairs them deterministically. ``models/data/holdout.jsonl`` is a
 separate set written afterwards and is never used for training.
 """
@@ -451,6 +453,103 @@ CLOSERS: dict[str, list[str]] = {
     ],
 }
 
+# Whole answers in one short sentence. Real traffic often adds a blank line and a closing
+# offer or a detail after them: that shape must not read as "preamble, then answer".
+SHORT_ANSWERS: dict[str, list[str]] = {
+    "en": [
+        "The office closes at 6 p.m.",
+        "Yes, that works.",
+        "No, it's free.",
+        "About 40 minutes.",
+        "It's in the Downloads folder.",
+        "Correct, both are valid.",
+        "Use the -r flag.",
+        "That will be $18.",
+        "Tuesday.",
+        "It weighs 7 kilograms.",
+        "Not on weekends.",
+        "Your booking is confirmed.",
+        "The password was reset.",
+        "It's already installed.",
+        "Yes, dogs are allowed.",
+        "Turn it off and on again.",
+        "Sure, that's fine.",
+        "Nope, that's all.",
+        "The code is 4412.",
+        "It's on the second floor.",
+    ],
+    "ko": [
+        "사무실은 오후 6시에 닫습니다.",
+        "네, 그렇게 하시면 됩니다.",
+        "아니요, 무료입니다.",
+        "약 40분 걸립니다.",
+        "다운로드 폴더에 있어요.",
+        "맞아요, 둘 다 됩니다.",
+        "-r 옵션을 쓰세요.",
+        "1만 8천 원입니다.",
+        "화요일이에요.",
+        "무게는 7킬로그램입니다.",
+        "주말에는 안 됩니다.",
+        "예약이 확정되었습니다.",
+        "비밀번호를 초기화했습니다.",
+        "이미 설치되어 있어요.",
+        "네, 반려견 동반 가능합니다.",
+        "전원을 껐다가 다시 켜 보세요.",
+        "그럼요, 괜찮습니다.",
+        "아니요, 그게 전부예요.",
+        "코드는 4412입니다.",
+        "2층에 있습니다.",
+    ],
+    "zh": [
+        "办公室晚上六点关门。",
+        "可以，这样没问题。",
+        "不用，免费的。",
+        "大约40分钟。",
+        "在下载文件夹里。",
+        "对，两个都可以。",
+        "加上-r参数就行。",
+        "一共18元。",
+        "周二。",
+        "重7公斤。",
+        "周末不行。",
+        "你的预订已确认。",
+        "密码已经重置了。",
+        "已经装好了。",
+        "可以，狗可以带进去。",
+        "关机再开机试试。",
+        "当然，没问题。",
+        "不用了，就这些。",
+        "验证码是4412。",
+        "在二楼。",
+    ],
+}
+
+# Closing offers after a short answer (kept apart from CLOSERS so the pairings above
+# stay as they were).
+SHORT_CLOSERS: dict[str, list[str]] = {
+    "en": [
+        "Let me know if that works for you.",
+        "Feel free to follow up.",
+        "Just ask if you get stuck.",
+        "Let me know how it goes!",
+        "Any other questions?",
+    ],
+    "ko": [
+        "잘 되는지 알려 주세요.",
+        "궁금한 게 더 있으면 물어보세요.",
+        "막히면 다시 질문해 주세요.",
+        "다른 질문 있으신가요?",
+        "결과 알려 주시면 좋겠어요.",
+    ],
+    "zh": [
+        "有问题再找我。",
+        "还有其他问题吗？",
+        "遇到问题再问我。",
+        "试试看效果如何。",
+        "需要的话随时联系我。",
+    ],
+}
+
 LEAD_INS: dict[str, list[str]] = {
     "en": ["Sure, ", "Okay, ", "Got it. ", "Of course. ", "Alright, "],
     "ko": ["네, ", "좋아요, ", "알겠습니다. ", "물론이죠. "],
@@ -514,5 +613,18 @@ def composed_examples(seed: int = 0) -> Iterator[dict[str, Any]]:
                     "labels": ["reasoning_leak"],
                     "lang": lang,
                     "group": f"texts:self_talk:{lang}:{i}",
+                    "origin": "texts",
+                }
+    # after the rest, with their own generator: the examples above do not move
+    short_rng = random.Random(f"short:{seed}")
+    for lang in ("en", "ko", "zh"):
+        for i, answer in enumerate(SHORT_ANSWERS[lang]):
+            tails = ["", short_rng.choice(SHORT_CLOSERS[lang]), short_rng.choice(BODIES[lang])]
+            for tail in tails:
+                yield {
+                    "text": f"{answer}\n\n{tail}" if tail else answer,
+                    "labels": [],
+                    "lang": lang,
+                    "group": f"texts:short:{lang}:{i}",
                     "origin": "texts",
                 }

@@ -27,7 +27,7 @@ from leakline.detectors.classifier import (
     sha256_hex,
 )
 from leakline.models.data import Example, manifest_hash, split
-from leakline.models.evaluate import Metrics, head_metrics, holdout_report
+from leakline.models.evaluate import Metrics, clean_set_report, head_metrics, holdout_report
 from leakline.models.registry import (
     SHIPPED_DIR,
     load_current,
@@ -45,7 +45,9 @@ EPSILON = 0.02
 TARGET_PRECISION = 0.95
 _GRID = tuple(round(x, 2) for x in np.arange(0.5, 0.96, 0.05))
 MIN_POSITIVES = 8
-# a head other than preamble ships only when it is useful on the held-out split
+# a head other than preamble ships only when it is useful on the held-out split, and
+# only when the promoted model has that head too (so its F1 has a baseline to hold):
+# a head with no baseline is withheld unless asked for (``new_heads``, `train --new-heads`)
 MIN_EXTRA_HEAD_F1 = 0.6
 
 Progress = Callable[[str], None]
@@ -150,6 +152,9 @@ class TrainResult:
     regressions: list[str]
     promoted: bool
     card: dict[str, Any] = field(default_factory=dict)
+    # heads fitted but not shipped, with the reason; and new heads shipped on request
+    withheld: dict[str, str] = field(default_factory=dict)
+    new_heads: list[str] = field(default_factory=list)
 
 
 def _libraries() -> dict[str, str]:
@@ -171,9 +176,14 @@ def train_and_register(
     sources: Sequence[str],
     seed: int = 0,
     force: bool = False,
+    new_heads: bool = False,
     progress: Progress | None = None,
 ) -> TrainResult:
-    """Split, fit, evaluate against the promoted model, write the artifact, maybe promote."""
+    """Split, fit, evaluate against the promoted model, write the artifact, maybe promote.
+
+    A head other than ``preamble`` that the promoted model lacks has no baseline to be
+    compared with: it is withheld (named in the card's ``withheld``) unless ``new_heads``.
+    """
     say = progress or (lambda _msg: None)
     if not examples:
         raise LeaklineError(
@@ -197,17 +207,38 @@ def train_and_register(
         if h.label != "preamble"
         and metrics.get(h.label, {}).get("all", {}).get("f1", 0) < MIN_EXTRA_HEAD_F1
     ]
-    if weak:
-        say(f"dropping heads with held-out F1 < {MIN_EXTRA_HEAD_F1}: {', '.join(weak)}")
-        model = replace(model, heads=tuple(h for h in model.heads if h.label not in weak))
-        metrics = {k: v for k, v in metrics.items() if k not in weak}
+    withheld = {
+        label: f"held-out F1 {metrics.get(label, {}).get('all', {}).get('f1', 0):.3f} "
+        f"< {MIN_EXTRA_HEAD_F1}"
+        for label in weak
+    }
     baseline = load_current(models_dir)
+    unbaselined = [
+        h.label
+        for h in model.heads
+        if h.label != "preamble"
+        and h.label not in withheld
+        and (baseline is None or baseline.head(h.label) is None)
+    ]
+    if not new_heads:
+        for label in unbaselined:
+            withheld[label] = (
+                f"no baseline: {baseline.version if baseline else 'no promoted model'} has no "
+                f"{label} head to compare with (--new-heads ships it)"
+            )
+        unbaselined = []
+    if withheld:
+        for label, why in withheld.items():
+            say(f"head {label} withheld: {why}")
+        model = replace(model, heads=tuple(h for h in model.heads if h.label not in withheld))
+        metrics = {k: v for k, v in metrics.items() if k not in withheld}
     baseline_metrics = head_metrics(baseline, test) if baseline is not None else None
     found = regressions(metrics, baseline_metrics) if baseline_metrics else []
     data = model.to_json()
     sha = sha256_hex(data)
     parse_artifact(data, sha)  # what the worker will load must round-trip
     holdout = holdout_report(model)["preamble"]
+    clean_set = clean_set_report(model)
     counts = {
         "examples": len(examples),
         "train": len(train),
@@ -243,7 +274,10 @@ def train_and_register(
             "metrics": baseline_metrics,
         },
         "holdout": holdout,
+        "clean_set": clean_set,
         "regressions": found,
+        "withheld": withheld,
+        "new_heads": unbaselined,
         "promoted": promote_it,
         "forced": bool(force and found),
         "libraries": _libraries(),
@@ -270,6 +304,8 @@ def train_and_register(
         found,
         promote_it,
         card,
+        withheld,
+        unbaselined,
     )
 
 
@@ -314,15 +350,41 @@ def render_card(card: dict[str, Any]) -> str:
                 f"| {label} | {lang} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |"
                 f" {m['support']} | {m['n']} |"
             )
+    clean = card.get("clean_set") or {}
+    clean_lines = [
+        f"| {tier} | {lang} | {m['flagged']} | {m['n']} | {m['fp_rate']:.2%} |"
+        for tier in ("heuristics", "heuristics+classifier")
+        for lang, m in clean.get(tier, {}).items()
+    ]
+    clean_section = (
+        f"""
+## Clean precision set (`{clean["set"]}`)
+
+Short clean answers (greetings, one-line answers, yes/no, confirmations, lists, code;
+en/ko/zh, with and without whitespace around them): every label is a false positive.
+
+| tier | lang | flagged | n | FP rate |
+|---|---|---:|---:|---:|
+{chr(10).join(clean_lines)}
+"""
+        if clean.get("set")
+        else ""
+    )
     libs = ", ".join(f"{k} {v}" for k, v in card["libraries"].items())
     base = card["baseline"]["version"] or "none"
+    trimmed = (
+        " (whitespace around it removed, runs inside it one character, newlines hashed as spaces)"
+        if card["features"].get("whitespace") == "collapsed"
+        else ""
+    )
     return f"""# Model card: {card["version"]}
 
 A logistic regression over hashed character n-grams ({card["features"]["ngram_min"]}-{card["features"]["ngram_max"]}) of the first
-{card["features"]["opening_chars"]} characters of the visible text, with the first
+{card["features"]["opening_chars"]} characters of the visible text{trimmed}, with the first
 sentence marked. Heads: {", ".join(card["thresholds"])}. It runs after the rules and
 heuristics on exchanges they did not already label, and its findings carry
-`source=classifier`.
+`source=classifier`. The preamble head only scores answers that pass the gate the
+heuristics pass too (`precedes_answer`: an answer follows the opening sentence).
 
 - artifact: `model.json` (JSON, data only), sha256 `{card["sha256"]}`
 - created: {card["created_at"]}
@@ -332,6 +394,7 @@ heuristics on exchanges they did not already label, and its findings carry
   {card["thresholds"]}
 - libraries: {libs}
 - compared with: {base}; regressions: {card["regressions"] or "none"}; promoted: {card["promoted"]}
+- heads withheld: {card.get("withheld") or "none"}; new heads without a baseline: {card.get("new_heads") or "none"}
 
 ## Held-out split (25% of groups, never trained on)
 
@@ -347,7 +410,7 @@ heuristics were never tuned on it.
 | tier | lang | P | R | F1 | positives | n |
 |---|---|---:|---:|---:|---:|---:|
 {chr(10).join(hold_lines)}
-"""
+{clean_section}"""
 
 
 def ship(progress: Progress | None = None, seed: int = 0) -> TrainResult:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
+import urllib.request
 from pathlib import Path
 
 import orjson
@@ -13,6 +15,7 @@ from classifier_kit import CLEAN, MISSED, event, make_variant
 from leakline_testkit import spawn_worker, wait_stored
 
 from leakline.models.registry import REGISTRY, SHIPPED_DIR, ModelWatcher, promote, read_registry
+from leakline.pipeline.core.broker import free_port
 from leakline.pipeline.core.kafka_io import produce
 from leakline.pipeline.store.database import read_only
 
@@ -55,8 +58,10 @@ def test_watcher_swaps_in_a_promoted_model_and_refuses_a_tampered_one(
         assert watcher.current().version == "preamble-v2"
     assert "refused the newly promoted classifier" in caplog.text
     assert "does not match" in caplog.text
+    assert watcher.refusals == 1  # leakline_model_reload_failures_total counts these
     clock.now += 2.5
     assert watcher.current().version == "preamble-v2"  # not retried until the pointer moves
+    assert watcher.refusals == 1
 
 
 def _send(bootstrap: str, payloads: list[bytes]) -> None:
@@ -70,6 +75,18 @@ def _versions(data_dir: Path) -> dict[str, str | None]:
     return dict(rows)
 
 
+def _scrape(port: int) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    out: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
+    return out
+
+
 def _batch(prefix: str, n: int) -> list[bytes]:
     return [event(f"{prefix}-{i}", MISSED if i % 2 else CLEAN) for i in range(n)]
 
@@ -80,14 +97,27 @@ def test_running_worker_picks_up_a_promoted_model_without_restart(broker, tmp_pa
     models = tmp_path / "models"
     models.mkdir()
     shipped = read_registry(SHIPPED_DIR)["promoted"]["version"]
+    port = free_port()
     worker = spawn_worker(
-        broker.bootstrap, data_dir, "--models-dir", str(models), "--batch-within", "0.3"
+        broker.bootstrap,
+        data_dir,
+        "--models-dir",
+        str(models),
+        "--batch-within",
+        "0.3",
+        "--web",
+        "--web-port",
+        str(port),
     )
     try:
         _send(broker.bootstrap, _batch("a", 20))
         wait_stored(worker, 20, timeout_s=180)
         before = _versions(data_dir)
         assert set(before.values()) == {shipped}
+        # /metrics: the model the batch process runs, nothing refused yet
+        metrics = _scrape(port)
+        assert metrics["leakline_model_info"] == {(("version", shipped),): 1.0}
+        assert metrics["leakline_model_reload_failures_total"] == {(): 0.0}
 
         make_variant(models, "preamble-hot-2")
         promote(models, "preamble-hot-2")
@@ -121,6 +151,15 @@ def test_running_worker_picks_up_a_promoted_model_without_restart(broker, tmp_pa
         wait_stored(worker, sent, timeout_s=120)
         after = _versions(data_dir)
         assert {after[f"d-{i}"] for i in range(10)} == {"preamble-hot-2"}
+        # the refusal came back from the batch process and is counted; the model kept shows
+        metrics = _scrape(port)
+        assert metrics["leakline_model_info"] == {(("version", "preamble-hot-2"),): 1.0}
+        # each batch process follows the registry itself: one refusal per process that
+        # took a batch since the pointer moved
+        processes = int(re.search(r"ready for batches \((\d+) child", worker.log_text())[1])
+        refused = metrics["leakline_model_reload_failures_total"][()]
+        assert 1 <= refused <= processes, (refused, processes)
+        assert refused == worker.log_text().count("refused the newly promoted classifier")
         assert "preamble-hot-3" not in after.values()
         assert {after[f"a-{i}"] for i in range(20)} == {shipped}
         # and the classifier still labels: odd-numbered events are preambles it catches

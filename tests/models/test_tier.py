@@ -87,8 +87,10 @@ def test_threshold_is_configurable(model: OpeningClassifier) -> None:
     strict = _run(payloads, model, threshold=1.0).rows.table().to_pylist()
     assert [r["labels"] for r in strict] == [[], []]
     assert {r["classifier_version"] for r in strict} == {model.version}
+    # at 0 every candidate is a preamble; a one-sentence answer never is one (the gate)
+    payloads.append(event("clean-2", CLEAN + " Other days it costs $12."))
     loose = _run(payloads, model, threshold=0.0).rows.table().to_pylist()
-    assert [r["labels"] for r in loose] == [["preamble"], ["preamble"]]
+    assert [r["labels"] for r in loose] == [["preamble"], [], ["preamble"]]
 
 
 def test_without_a_classifier_rows_say_so(model: OpeningClassifier) -> None:

@@ -115,3 +115,52 @@ def test_too_few_preambles_is_refused_before_writing(
     status, _, err = _train(capsys, "--data", str(export), "--models-dir", str(tmp_path / "m"))
     assert status == 2 and "not enough preamble examples" in err
     assert not (tmp_path / "m").exists() or not any((tmp_path / "m").iterdir())
+
+
+def test_a_head_with_no_baseline_is_withheld_unless_asked_for(
+    tmp_path: Path,
+    write_export: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The written texts hold untagged self-talk, so a reasoning_leak head is fitted; the
+    shipped model (the baseline of an empty models dir) has none to compare it with."""
+    monkeypatch.setattr("leakline.models.train.MIN_EXTRA_HEAD_F1", 0.0)  # not dropped as weak
+    export = write_export("samples.jsonl")
+    models = tmp_path / "models"
+
+    def heads(version: str) -> list[str]:
+        doc = orjson.loads((models / version / "model.json").read_bytes())
+        return [h["label"] for h in doc["heads"]]
+
+    # --force: promoted despite F1 regressions against the shipped model, and still withheld
+    status, out, _ = _train(capsys, "--data", str(export), "--models-dir", str(models), "--force")
+    assert status == 0, out
+    first = read_registry(models)["promoted"]["version"]
+    card = orjson.loads((models / first / "card.json").read_bytes())
+    assert heads(first) == ["preamble"]
+    assert "no baseline" in card["withheld"]["reasoning_leak"] and card["new_heads"] == []
+    assert "head reasoning_leak withheld: no baseline" in out
+    assert "reasoning_leak" not in card["metrics"]
+    assert main(["models", "show", first, "--models-dir", str(models)]) == 0
+    assert "reasoning_leak: withheld (no baseline" in capsys.readouterr().out
+
+    # asked for: shipped, and said so
+    status, out, _ = _train(
+        capsys, "--data", str(export), "--models-dir", str(models), "--new-heads"
+    )
+    assert status == 0, out
+    second = read_registry(models)["promoted"]["version"]
+    assert heads(second) == ["preamble", "reasoning_leak"]
+    card = orjson.loads((models / second / "card.json").read_bytes())
+    assert card["new_heads"] == ["reasoning_leak"] and card["withheld"] == {}
+    assert "new heads without a baseline, shipped (--new-heads): reasoning_leak" in out
+
+    # now the promoted model has the head: the next model's head has a baseline and ships
+    status, out, _ = _train(capsys, "--data", str(export), "--models-dir", str(models))
+    assert status == 0, out
+    third = read_registry(models)["promoted"]["version"]
+    assert heads(third) == ["preamble", "reasoning_leak"]
+    card = orjson.loads((models / third / "card.json").read_bytes())
+    assert card["new_heads"] == [] and card["withheld"] == {}
+    assert "reasoning_leak" in card["baseline"]["metrics"]
