@@ -3,11 +3,13 @@
 FROM python:3.11 AS build
 WORKDIR /src
 COPY pyproject.toml setup.py README.md requirements.lock ./
-COPY leakline ./leakline
 COPY pipeline ./pipeline
 COPY detectors ./detectors
 COPY models ./models
-RUN LEAKLINE_COMPILE=1 pip wheel --no-cache-dir --no-deps -w /wheels .
+# leakline-client: leakline/__init__.py and leakline.client (its schema links into pipeline/)
+COPY client ./client
+RUN pip wheel --no-cache-dir --no-deps -w /wheels ./client \
+    && LEAKLINE_COMPILE=1 pip wheel --no-cache-dir --no-deps -w /wheels .
 
 FROM python:3.11-slim
 COPY --from=build /wheels /wheels

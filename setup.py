@@ -2,8 +2,10 @@
 
 - **The namespace.** The repository keeps ``pipeline/``, ``detectors/`` and ``models/`` at
   the top; they install as ``leakline.pipeline``, ``leakline.detectors`` and
-  ``leakline.models`` (``package_dir``), beside ``leakline/__init__.py``. Nothing else is
-  installed at the top level of site-packages (``tests/packaging`` checks the wheel).
+  ``leakline.models`` (``package_dir``). ``leakline/__init__.py`` (the version) and
+  ``leakline.client`` come from the ``leakline-client`` distribution in ``client/``, which
+  this one depends on. Nothing else is installed at the top level of site-packages
+  (``tests/packaging`` checks both wheels).
 - **The compiled build.** ``LEAKLINE_COMPILE=1`` compiles the detectors with mypyc
   (``detectors/native.py``). Without the variable, or for an editable install (a stale
   extension module would shadow edits), the build is pure Python.
@@ -23,19 +25,29 @@ NAMESPACE = "leakline"
 FOLDERS = ("pipeline", "detectors", "models")
 
 
+def _editable() -> bool:
+    return any(arg.startswith("editable") or arg == "develop" for arg in sys.argv)
+
+
 def _layout() -> dict[str, Any]:
-    packages = [NAMESPACE]
+    packages: list[str] = []
     for folder in FOLDERS:
         packages += [f"{NAMESPACE}.{folder}"]
         packages += [f"{NAMESPACE}.{folder}.{sub}" for sub in find_packages(folder)]
-    package_dir = {NAMESPACE: NAMESPACE, **{f"{NAMESPACE}.{f}": f for f in FOLDERS}}
+    package_dir = {f"{NAMESPACE}.{f}": f for f in FOLDERS}
+    if _editable():
+        # An editable install maps `leakline` to client/leakline as well (what
+        # `pip install -e ./client` maps it to), else setuptools' finder would take it for
+        # a namespace package and hide the client's __init__.py. A wheel never ships it.
+        packages.append(NAMESPACE)
+        package_dir[NAMESPACE] = f"client/{NAMESPACE}"
     return {"packages": packages, "package_dir": package_dir}
 
 
 def _compiled() -> dict[str, Any]:
     if os.environ.get("LEAKLINE_COMPILE") != "1":
         return {}
-    if any(arg.startswith("editable") or arg == "develop" for arg in sys.argv):
+    if _editable():
         print("LEAKLINE_COMPILE ignored for an editable install", file=sys.stderr)
         return {}
     try:

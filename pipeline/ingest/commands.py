@@ -15,6 +15,7 @@ from leakline.pipeline.core.command import (
     ratio,
     settings_from_args,
 )
+from leakline.pipeline.core.config import MAX_EVENT_BYTES
 
 
 def add_replay(subparsers: Any) -> None:
@@ -30,6 +31,12 @@ def add_replay(subparsers: Any) -> None:
     p.add_argument("file", metavar="FILE|-", help="JSONL input; - for stdin")
     add_bootstrap(p)
     p.add_argument("--topic", help="target topic (default: gateway.events)")
+    p.add_argument(
+        "--max-event-bytes",
+        type=positive_int,
+        default=MAX_EVENT_BYTES,
+        help="refuse lines larger than this, the worker's --max-event-bytes (default: %(default)s)",
+    )
     add_idempotence(p)
     p.add_argument(
         "--connect-timeout",
@@ -44,15 +51,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from leakline.pipeline.ingest.traffic import replay_file
 
     settings = settings_from_args(
-        args, connect_timeout_s=args.connect_timeout, idempotence=args.idempotence
+        args,
+        connect_timeout_s=args.connect_timeout,
+        idempotence=args.idempotence,
+        max_event_bytes=args.max_event_bytes,
     )
     report = replay_file(args.file, settings, topic=args.topic)
+    refused = (
+        f", {report.refused} refused: over the worker's limit of {args.max_event_bytes} bytes"
+        if report.refused
+        else ""
+    )
     print(
         f"replayed {report.sent} events to {args.topic or settings.topics.events}"
-        f" ({report.retried} retries, {report.failed} failed)",
+        f" ({report.retried} retries, {report.failed} failed{refused})",
         file=sys.stderr,
     )
-    return 1 if report.failed else 0
+    return 1 if report.failed or report.refused else 0
 
 
 def add_simulate(subparsers: Any) -> None:

@@ -21,8 +21,11 @@ from leakline.pipeline.core.kafka_io import (
 from leakline.pipeline.core.progress import progress_bar
 
 
-def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
-    """The non-blank lines of FILE (or stdin for -), and how many there are if known."""
+def _lines(name: str, max_bytes: int | None = None) -> tuple[Iterator[bytes], int | None]:
+    """The non-blank lines of FILE (or stdin for -), and how many there are if known.
+
+    A file with a line over ``max_bytes`` is refused before anything is sent; stdin and
+    pipes are read once, so there the producer refuses such lines one by one."""
     if name == "-":
         return (line.rstrip(b"\r\n") for line in sys.stdin.buffer if line.strip()), None
     path = Path(name)
@@ -40,8 +43,24 @@ def _lines(name: str) -> tuple[Iterator[bytes], int | None]:
 
     if not path.is_file():  # a pipe or device (/dev/stdin, <(...)): read once, no total
         return gen(), None
+    total = 0
+    oversize: list[tuple[int, int]] = []
     with path.open("rb") as handle:
-        total = sum(1 for line in handle if line.strip())
+        for number, line in enumerate(handle, 1):
+            if line.strip():
+                total += 1
+                size = len(line.rstrip(b"\r\n"))
+                if max_bytes is not None and size > max_bytes:
+                    oversize.append((number, size))
+    if oversize:
+        shown = ", ".join(f"line {n} ({size} bytes)" for n, size in oversize[:5])
+        more = f" and {len(oversize) - 5} more" if len(oversize) > 5 else ""
+        raise LeaklineError(
+            f"{name}: {shown}{more} over the worker's limit of {max_bytes} bytes per event;"
+            " nothing was sent",
+            hint="shrink or drop those events (the worker would only dead-letter them), or "
+            "raise --max-event-bytes on both replay and the worker",
+        )
     return gen(), total
 
 
@@ -74,13 +93,14 @@ def send_payloads(
                 on_sent=lambda n: bar.advance(task, n),
                 security=settings.security,
                 idempotent=idempotent,
+                max_event_bytes=settings.max_event_bytes,
             )
 
     return asyncio.run(run())
 
 
 def replay_file(name: str, settings: Settings, topic: str | None = None) -> ProduceReport:
-    lines, total = _lines(name)
+    lines, total = _lines(name, settings.max_event_bytes)
     return send_payloads(settings, lines, total, topic)
 
 

@@ -14,20 +14,34 @@ import pytest
 import leakline
 
 REPO = Path(__file__).resolve().parents[2]
-FOLDERS = {"pipeline": REPO / "pipeline", "detectors": REPO / "detectors", "models": REPO / "models"}
+FOLDERS = {
+    # the leakline-client distribution (client/): what a gateway installs
+    "client": REPO / "client" / "leakline" / "client",
+    "pipeline": REPO / "pipeline",
+    "detectors": REPO / "detectors",
+    "models": REPO / "models",
+}
 
 # package -> the packages it may import (besides itself). ``models.registry`` is the
 # classifier's small loading interface; nothing in ``pipeline`` may use the rest of models.
 ALLOWED: dict[str, set[str]] = {
+    # installed alone next to a gateway: it may import nothing else of leakline
+    "client": set(),
     "detectors": set(),
     "models": {"detectors", "pipeline.core"},
-    "pipeline.core": {"detectors", "models.registry"},
+    "pipeline.core": {"client", "detectors", "models.registry"},
     "pipeline.simulate": {"pipeline.core"},
-    "pipeline.ingest": {"pipeline.core", "pipeline.simulate"},
+    "pipeline.ingest": {"client", "pipeline.core", "pipeline.simulate"},
     "pipeline.store": {"pipeline.core", "detectors"},
     "pipeline.live": {"pipeline.core", "detectors"},
     "pipeline.curation": {"pipeline.core", "pipeline.store", "detectors"},
-    "pipeline.gate": {"pipeline.core", "pipeline.store", "pipeline.ingest", "detectors"},
+    "pipeline.gate": {
+        "client",
+        "pipeline.core",
+        "pipeline.store",
+        "pipeline.ingest",
+        "detectors",
+    },
     "pipeline.worker": {
         "pipeline.core",
         "pipeline.store",

@@ -13,9 +13,9 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.responses import Response, ResponseStreamEvent
 from pydantic import TypeAdapter
 
+from leakline.client import EventMeta, build_event, infer_api, meta_from_headers
 from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.offline import detect_line
-from leakline.pipeline.ingest.producer import EventMeta, build_event, infer_api, meta_from_headers
 
 LEAKY_CHAT = {
     "id": "chatcmpl-1",
@@ -256,7 +256,7 @@ def test_unknown_api_is_a_clear_error() -> None:
 
 def test_importable_without_faust() -> None:
     code = (
-        "import sys, leakline.pipeline.ingest.producer, leakline.pipeline.ingest.http;"
+        "import sys, leakline.client, leakline.pipeline.ingest.http;"
         "assert 'faust' not in sys.modules, 'faust imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

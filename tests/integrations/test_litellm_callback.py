@@ -17,7 +17,7 @@ from leakline.pipeline.store.database import read_only
 
 litellm = pytest.importorskip("litellm")  # the optional extra: pip install 'leakline[litellm]'
 
-from leakline.pipeline.ingest.integrations.litellm_callback import LeaklineLogger  # noqa: E402
+from leakline.client.litellm import LeaklineLogger  # noqa: E402
 
 # LiteLLM's own pydantic models warn on import and on dump; not ours to fix
 pytestmark = [
@@ -88,9 +88,9 @@ def test_proxy_config_entry_resolves_to_the_logger() -> None:
     from litellm.proxy.common_utils.callback_utils import _loaded_callback_or_raise
     from litellm.proxy.types_utils.utils import get_instance_fn
 
-    from leakline.pipeline.ingest.integrations import litellm_callback
+    from leakline.client import litellm as litellm_callback
 
-    entry = "leakline.pipeline.ingest.integrations.litellm_callback.leakline_logger"
+    entry = "leakline.client.litellm.leakline_logger"
     resolved = _loaded_callback_or_raise(entry, get_instance_fn(entry))
     assert resolved is litellm_callback.leakline_logger
     # importing it created no producer: the proxy imports config modules before forking workers

@@ -11,14 +11,14 @@ import pytest
 from leakline_proxy import ProxiedBroker
 from leakline_testkit import read_topic
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import ensure_topics
-from leakline.pipeline.ingest.producer import (
+from leakline.client import (
     LeakProducer,
     ProducerConfig,
     ThreadedLeakProducer,
     build_event,
 )
+from leakline.pipeline.core.broker import free_port
+from leakline.pipeline.core.kafka_io import ensure_topics
 
 TOPIC = "gateway.events"
 # a generous per-call bound: submit only serialises and appends (microseconds), but the

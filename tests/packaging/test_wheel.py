@@ -1,45 +1,21 @@
-"""The wheel installs one namespace, ``leakline``, and nothing else at the top level.
+"""The two wheels install one namespace, ``leakline``, and nothing else at the top level.
 
-Builds the wheel from this checkout, installs it (without dependencies) into a fresh
-venv, and compares the venv's top-level names before and after.
+Builds both wheels from this checkout (``conftest.wheels``), installs them (without
+dependencies) into a fresh venv, and compares the venv's top-level names before and after.
+The client wheel owns ``leakline/__init__.py``; the two never ship the same file.
 """
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 import sysconfig
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
+from conftest import Wheels, run
 
 pytestmark = pytest.mark.slow
-
-
-def _run(*cmd: str | Path, cwd: Path | None = None) -> str:
-    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, cwd=cwd)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return proc.stdout
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    # built from a copy: pip builds in the source tree, and a checkout's build/ may hold
-    # leftovers of another build (a compiled one) that would slip into the wheel
-    src = tmp_path_factory.mktemp("src") / "leakline"
-    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", "leakline-*"))  # fmt: skip
-    out = tmp_path_factory.mktemp("wheel")
-    # no build isolation: the build uses this environment's setuptools, nothing is fetched
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
-         "--quiet", "-w", out, src)  # fmt: skip
-    (built,) = out.glob("leakline-*.whl")
-    return built
 
 
 def _site_packages(env: Path) -> Path:
@@ -47,32 +23,58 @@ def _site_packages(env: Path) -> Path:
     return Path(purelib)
 
 
-def test_the_wheel_installs_only_the_leakline_namespace(wheel, tmp_path):
+def test_the_wheels_install_only_the_leakline_namespace(wheels: Wheels, tmp_path: Path) -> None:
     env = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env)
     site = _site_packages(env)
     before = {p.name for p in site.iterdir()}
-    _run(env / "bin" / "python", "-m", "pip", "install", "--no-deps", "--quiet",
-         "--disable-pip-version-check", wheel)  # fmt: skip
+    run(env / "bin" / "python", "-m", "pip", "install", "--no-deps", "--quiet",
+        "--disable-pip-version-check", wheels.client, wheels.main)  # fmt: skip
     added = {p.name for p in site.iterdir()} - before
     assert {name for name in added if not name.endswith(".dist-info")} == {"leakline"}
 
     # the repository folders are subpackages of the namespace, with their data files
     root = site / "leakline"
-    for sub in ("pipeline", "detectors", "models"):
+    assert (root / "__init__.py").is_file()
+    for sub in ("client", "pipeline", "detectors", "models"):
         assert (root / sub / "__init__.py").is_file(), sub
-    assert (root / "pipeline" / "schemas" / "gateway_event.v1.json").is_file()
+    # the schema is installed once, by the client, as a file (not a link into the checkout)
+    schema = root / "client" / "schemas" / "gateway_event.v1.json"
+    assert schema.is_file() and not schema.is_symlink()
+    assert not (root / "pipeline" / "schemas").exists()
     assert (root / "pipeline" / "live" / "web" / "static" / "index.html").is_file()
     assert list((root / "models" / "artifacts").rglob("*.json"))
 
-    # the pure detectors import from the installed copy, outside the repository
-    out = _run(env / "bin" / "python", "-c",
-               "import leakline, leakline.detectors as d; print(leakline.__version__, d.__file__)",
-               cwd=tmp_path)  # fmt: skip
-    assert str(site) in out
+    # the pure detectors and the contract import from the installed copy, outside the repository
+    code = (
+        "import leakline, leakline.detectors as d;"
+        "from leakline.client.contract import event_schema;"
+        "print(leakline.__version__, d.__file__, event_schema()['title'])"
+    )
+    out = run(env / "bin" / "python", "-c", code, cwd=tmp_path)
+    assert str(site) in out and "gateway event v1" in out
 
 
-def test_the_wheel_holds_no_stray_top_level_names(wheel):
+def _files(wheel: Path) -> set[str]:
     with zipfile.ZipFile(wheel) as archive:
-        tops = {name.split("/")[0] for name in archive.namelist()}
-    assert {t for t in tops if not t.endswith(".dist-info")} == {"leakline"}
+        return {n for n in archive.namelist() if ".dist-info/" not in n}
+
+
+def test_the_wheels_hold_no_stray_top_level_names(wheels: Wheels) -> None:
+    for wheel in (wheels.client, wheels.main):
+        assert {name.split("/")[0] for name in _files(wheel)} == {"leakline"}, wheel.name
+
+
+def test_the_wheels_share_no_file(wheels: Wheels) -> None:
+    client, main = _files(wheels.client), _files(wheels.main)
+    assert not client & main
+    assert "leakline/__init__.py" in client
+    assert all(n.startswith("leakline/client/") for n in client - {"leakline/__init__.py"})
+
+
+def test_the_main_wheel_requires_the_client_at_its_own_version(wheels: Wheels) -> None:
+    with zipfile.ZipFile(wheels.main) as archive:
+        (meta,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        text = archive.read(meta).decode()
+    version = wheels.main.name.split("-")[1]
+    assert f"Requires-Dist: leakline-client=={version}" in text

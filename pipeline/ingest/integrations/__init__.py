@@ -1,1 +1,1 @@
-"""Ready-made producers for gateway ecosystems (LiteLLM, OpenTelemetry)."""
+"""Ready-made producers for gateway ecosystems (OpenTelemetry; LiteLLM's is ``leakline.client.litellm``)."""

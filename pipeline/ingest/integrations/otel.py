@@ -25,11 +25,14 @@ chunk-level labels (``mixed_chunk``) cannot fire on these events.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from leakline.pipeline.ingest.producer import EventMeta, build_event
+from leakline.client import EventMeta, build_event
+from leakline.client.event import hash_user
+from leakline.client.metadata import parse_tags
 
 GATEWAY_NAME = "otel"
 _CHAT_OPERATIONS = {"chat", "text_completion", "generate_content", None}
@@ -186,6 +189,69 @@ def _openinference(attrs: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict
     return messages, {"message": message, "finish_reason": None}
 
 
+# tag name -> the span or resource attribute it is read from; $LEAKLINE_OTEL_TAGS replaces it
+# ("tenant=tenant.id,app=service.namespace"). The user id is only ever stored hashed.
+DEFAULT_TAG_ATTRIBUTES: dict[str, str] = {
+    "deployment": "deployment.environment",
+    "region": "cloud.region",
+}
+ENV_OTEL_TAGS = "LEAKLINE_OTEL_TAGS"
+_USER_ATTRIBUTES = ("enduser.id", "user.id")
+
+
+def tag_attributes(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The configured tag mapping ($LEAKLINE_OTEL_TAGS), else ``DEFAULT_TAG_ATTRIBUTES``."""
+    text = (os.environ if environ is None else environ).get(ENV_OTEL_TAGS, "")
+    return parse_tags(text) or dict(DEFAULT_TAG_ATTRIBUTES)
+
+
+def _tags(
+    attrs: Mapping[str, Any], resource: Mapping[str, Any], mapping: Mapping[str, str]
+) -> dict[str, Any]:
+    tags: dict[str, Any] = {}
+    for name, key in mapping.items():
+        value = attrs.get(key, resource.get(key))
+        if value is not None and value != "":
+            tags[name] = value
+    for key in _USER_ATTRIBUTES:
+        user = attrs.get(key, resource.get(key))
+        if user:
+            tags["user"] = hash_user(user)
+            break
+    return tags
+
+
+def _usage(attrs: Mapping[str, Any]) -> dict[str, Any]:
+    def first(*keys: str) -> Any:
+        for key in keys:
+            if key in attrs:
+                return attrs[key]
+        return None
+
+    return {
+        "prompt_tokens": first(
+            "gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"
+        ),
+        "completion_tokens": first(
+            "gen_ai.usage.output_tokens",
+            "gen_ai.usage.completion_tokens",
+            "llm.token_count.completion",
+        ),
+        "reasoning_tokens": first(
+            "gen_ai.usage.reasoning_tokens", "llm.token_count.completion_details.reasoning"
+        ),
+        "total_tokens": first("llm.usage.total_tokens", "llm.token_count.total"),
+    }
+
+
+def _latency_ms(span: Mapping[str, Any]) -> float | None:
+    try:
+        nanos = int(span["endTimeUnixNano"]) - int(span["startTimeUnixNano"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return nanos / 1e6 if nanos >= 0 else None
+
+
 def _time(nanos: Any) -> datetime | None:
     try:
         return datetime.fromtimestamp(int(nanos) / 1e9, UTC)
@@ -197,8 +263,12 @@ def event_from_span(
     span: Mapping[str, Any],
     resource: Mapping[str, Any] | None = None,
     meta: EventMeta | None = None,
+    tag_mapping: Mapping[str, str] | None = None,
 ) -> dict[str, Any] | None:
-    """One GenAI span -> a gateway event v1, or None (not an LLM call, or no content)."""
+    """One GenAI span -> a gateway event v1, or None (not an LLM call, or no content).
+
+    ``tag_mapping`` (tag name -> span or resource attribute; default ``tag_attributes()``)
+    fills ``tags``; token counts and the span's duration fill ``usage`` and ``latency_ms``."""
     attrs = attributes(span.get("attributes"))
     for event in span.get("events") or []:
         if isinstance(event, Mapping) and event.get("name") == DETAILS_EVENT:
@@ -260,6 +330,9 @@ def event_from_span(
         meta=configured.merged(fallback),
         event_id=f"otel-{trace}-{span_id}" if trace and span_id else None,
         now=_time(span.get("endTimeUnixNano")),
+        tags=_tags(attrs, res, tag_attributes() if tag_mapping is None else tag_mapping),
+        usage=_usage(attrs),
+        latency_ms=_latency_ms(span),
     )
 
 
@@ -277,6 +350,17 @@ def events_from_otlp(
                     yield event
 
 
+def _events_and_spans(
+    data: Mapping[str, Any], meta: EventMeta | None
+) -> tuple[list[dict[str, Any]], int]:
+    spans = sum(
+        len(scope.get("spans") or [])
+        for resource_spans in data.get("resourceSpans") or []
+        for scope in resource_spans.get("scopeSpans") or []
+    )
+    return list(events_from_otlp(data, meta)), spans
+
+
 DEFAULT_OTLP_TOPIC = "otlp_spans"  # the collector's Kafka exporter default
 
 
@@ -289,6 +373,7 @@ async def relay_otlp(
     stop: Any = None,
     security: Any = None,
     session_timeout_s: float = 10.0,
+    meta: EventMeta | None = None,
 ) -> dict[str, int]:
     """Consume OTLP/JSON export requests from Kafka and submit their GenAI spans as events.
 
@@ -304,7 +389,7 @@ async def relay_otlp(
     from leakline.pipeline.core.kafka_io import client_options
 
     log = logging.getLogger("leakline.otel")
-    counts = {"records": 0, "events": 0, "unreadable": 0}
+    counts = {"records": 0, "spans": 0, "events": 0, "skipped": 0, "unreadable": 0}
     consumer = AIOKafkaConsumer(
         source_topic,
         bootstrap_servers=bootstrap,
@@ -325,11 +410,14 @@ async def relay_otlp(
                 for record in records:
                     counts["records"] += 1
                     try:
-                        events = list(events_from_otlp(record.value or b"{}"))
+                        data = json.loads(record.value or b"{}")
+                        events, spans = _events_and_spans(data, meta)
                     except (ValueError, TypeError, AttributeError) as exc:
                         counts["unreadable"] += 1
                         log.warning("skipping an unreadable OTLP record: %s", exc)
                         continue
+                    counts["spans"] += spans
+                    counts["skipped"] += spans - len(events)  # no content: counted, not sent
                     for event in events:
                         counts["events"] += int(producer.submit(event))
             while not await producer.flush(30):  # never commit what is not delivered

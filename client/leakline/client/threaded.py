@@ -14,7 +14,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from leakline.pipeline.ingest.producer.sender import LeakProducer, ProducerConfig, ProducerStats
+from leakline.client.sender import LeakProducer, ProducerConfig, ProducerStats
 
 
 class ThreadedLeakProducer:

@@ -26,10 +26,20 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import orjson
-
-from leakline.pipeline.core.config import DEFAULT_BOOTSTRAP, ENV_BOOTSTRAP, KafkaSecurity, Topics
-from leakline.pipeline.core.contract import DEFAULT_MAX_EVENT_BYTES, ContractError, validate_event
+from leakline.client import _json
+from leakline.client.contract import ContractError, validate_event
+from leakline.client.kafka import (
+    DEFAULT_BOOTSTRAP,
+    DLQ_HEADROOM_BYTES,
+    ENV_BOOTSTRAP,
+    EVENTS_TOPIC,
+    MAX_EVENT_BYTES,
+    MAX_RECORD_BYTES,
+    KafkaSecurity,
+    client_options,
+    key_of,
+    security_from_env,
+)
 
 log = logging.getLogger("leakline.producer")
 
@@ -37,10 +47,10 @@ log = logging.getLogger("leakline.producer")
 @dataclass(frozen=True)
 class ProducerConfig:
     bootstrap: str = DEFAULT_BOOTSTRAP
-    topic: str = Topics().events
+    topic: str = EVENTS_TOPIC
     max_queue_events: int = 10_000
     max_queue_bytes: int = 64 * 1024 * 1024
-    max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES  # the worker dead-letters larger ones
+    max_event_bytes: int = MAX_EVENT_BYTES  # the worker dead-letters larger ones
     batch_max_events: int = 500
     linger_s: float = 0.05  # wait this long for a batch to fill
     send_timeout_s: float = 10.0  # one delivery attempt (aiokafka request timeout)
@@ -64,9 +74,7 @@ class ProducerConfig:
             if env.get(name):
                 values[key] = int(env[name])
         if env.get("LEAKLINE_SECURITY_PROTOCOL", "PLAINTEXT") != "PLAINTEXT":
-            from leakline.pipeline.core.config import security_from_env
-
-            values["security"] = security_from_env()
+            values["security"] = security_from_env(env)
         values.update(overrides)
         return cls(**values)
 
@@ -205,11 +213,9 @@ class LeakProducer:
         if self._closing:
             self._count_drop("dropped_closed")
             return False
-        if isinstance(event, bytes | bytearray):
+        if isinstance(event, (bytes, bytearray)):
             value = bytes(event)
             if key is None:
-                from leakline.pipeline.core.kafka_io import key_of
-
                 key = key_of(value)
         else:
             if self.config.validate:
@@ -219,7 +225,7 @@ class LeakProducer:
                     self._count_drop("invalid")
                     self._log_error("dropping an invalid event: %s", exc.reason)
                     return False
-            value = orjson.dumps(event, default=str)
+            value = _json.dumps(event)
             event_id = event.get("event_id")
             key = (
                 key
@@ -290,15 +296,15 @@ class LeakProducer:
     async def _connect(self) -> Any:
         from aiokafka import AIOKafkaProducer
 
-        from leakline.pipeline.core.kafka_io import client_options
-
         timeout_ms = int(self.config.send_timeout_s * 1000)
         producer = AIOKafkaProducer(
             bootstrap_servers=self.config.bootstrap,
             client_id=self.config.client_id,
             linger_ms=5,
             max_batch_size=256 * 1024,
-            max_request_size=max(8 * 1024 * 1024, self.config.max_event_bytes + 64 * 1024),
+            max_request_size=max(
+                MAX_RECORD_BYTES, self.config.max_event_bytes + DLQ_HEADROOM_BYTES
+            ),
             request_timeout_ms=timeout_ms,
             metadata_max_age_ms=30_000,
             acks="all",
@@ -331,7 +337,7 @@ class LeakProducer:
             if not self._inflight:
                 if not self._queue:
                     self._wake.clear()
-                    with contextlib.suppress(TimeoutError):
+                    with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(self._wake.wait(), 1.0)
                     continue
                 if len(self._queue) < self.config.batch_max_events and not self._closing:

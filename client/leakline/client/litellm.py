@@ -3,18 +3,18 @@
 LiteLLM proxy (``config.yaml``)::
 
     litellm_settings:
-      callbacks: ["leakline.pipeline.ingest.integrations.litellm_callback.leakline_logger"]
+      callbacks: ["leakline.client.litellm.leakline_logger"]
 
 LiteLLM SDK::
 
     import litellm
-    from leakline.pipeline.ingest.integrations.litellm_callback import leakline_logger
+    from leakline.client.litellm import leakline_logger
     litellm.callbacks = [leakline_logger]
 
 Configured from the environment: ``LEAKLINE_BOOTSTRAP`` (Kafka), ``LEAKLINE_TOPIC``,
 ``LEAKLINE_ENGINE`` / ``LEAKLINE_ENGINE_VERSION`` / ``LEAKLINE_MODEL_REVISION`` /
 ``LEAKLINE_CHAT_TEMPLATE`` / ``LEAKLINE_REASONING_PARSER`` / ``LEAKLINE_TOOL_CALL_PARSER``
-(see ``leakline.pipeline.ingest.producer.metadata``), ``LEAKLINE_LITELLM_FAILURES=0`` to skip failed
+(see ``leakline.client.metadata``), ``LEAKLINE_LITELLM_FAILURES=0`` to skip failed
 calls. Run LiteLLM offline with ``LITELLM_LOCAL_MODEL_COST_MAP=True`` (and
 ``LITELLM_OFFLINE_MODE=true``).
 
@@ -32,6 +32,10 @@ What an event holds:
   headers (LiteLLM re-exposes them as ``llm_provider-*``), then the response's model.
 - failures: an event whose response is ``{"error": {...}}`` (type, message,
   status_code), so error rates per version are visible; they carry no text.
+- operator dimensions (``tags_of``): ``key:value`` request tags (``metadata.tags``), a
+  ``leakline_tags`` object in the metadata, the key's team alias (``team``) and the user
+  id, hashed (``user``), plus ``LEAKLINE_TAGS``; ``latency_ms`` from LiteLLM's start and
+  end times; ``usage`` from the response.
 """
 
 from __future__ import annotations
@@ -48,17 +52,14 @@ try:
     from litellm.integrations.custom_logger import CustomLogger
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "the LiteLLM callback needs LiteLLM: pip install 'leakline[litellm]' (litellm==1.110.2)"
+        "the LiteLLM callback needs LiteLLM next to leakline-client: pip install litellm"
     ) from exc
 
-from leakline.pipeline.core.contract import ContractError, validate_event
-from leakline.pipeline.ingest.producer import (
-    EventMeta,
-    ProducerConfig,
-    ThreadedLeakProducer,
-    build_event,
-    to_jsonable,
-)
+from leakline.client.contract import ContractError, validate_event
+from leakline.client.event import build_event, hash_user, to_jsonable
+from leakline.client.metadata import EventMeta, parse_tags
+from leakline.client.sender import ProducerConfig
+from leakline.client.threaded import ThreadedLeakProducer
 
 log = logging.getLogger("leakline.litellm")
 
@@ -122,6 +123,49 @@ def _headers_of(kwargs: Mapping[str, Any], response: Any) -> dict[str, Any]:
     if isinstance(raw, Mapping):
         headers.update(raw)
     return headers
+
+
+def _tag_pairs(items: Any) -> dict[str, Any]:
+    """``["tenant:acme", "region=eu"]`` -> a dict; plain tags without a key are not dimensions."""
+    if isinstance(items, Mapping):
+        return dict(items)
+    out: dict[str, Any] = {}
+    for item in items if isinstance(items, list) else []:
+        out.update(parse_tags(item) if isinstance(item, str) else {})
+    return out
+
+
+def tags_of(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Operator dimensions of a call, from LiteLLM's metadata: ``key:value`` request tags,
+    an explicit ``leakline_tags`` object (in the request's ``metadata``), the team alias and
+    the user id, hashed (``tags.user``)."""
+    params = kwargs.get("litellm_params") or {}
+    meta = params.get("metadata") if isinstance(params, Mapping) else None
+    meta = meta if isinstance(meta, Mapping) else {}
+    requester = meta.get("requester_metadata")
+    requester = requester if isinstance(requester, Mapping) else {}
+    tags: dict[str, Any] = _tag_pairs(meta.get("tags"))
+    team = meta.get("user_api_key_team_alias") or meta.get("user_api_key_team_id")
+    if team:
+        tags["team"] = team
+    user = (
+        meta.get("user_api_key_end_user_id")
+        or meta.get("user_api_key_user_id")
+        or kwargs.get("user")
+    )
+    if user:
+        tags["user"] = hash_user(user)
+    for explicit in (meta.get("leakline_tags"), requester.get("leakline_tags")):
+        tags.update(_tag_pairs(explicit))
+    return tags
+
+
+def _latency_ms(start_time: Any, end_time: Any) -> float | None:
+    try:
+        seconds = (end_time - start_time).total_seconds()
+    except (TypeError, AttributeError):
+        return None
+    return seconds * 1000 if seconds >= 0 else None
 
 
 def _error_headers(kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,7 +240,12 @@ class LeaklineLogger(CustomLogger):  # type: ignore[misc]
             return True
 
     def build(
-        self, kwargs: Mapping[str, Any], response_obj: Any, failed: bool
+        self,
+        kwargs: Mapping[str, Any],
+        response_obj: Any,
+        failed: bool,
+        start_time: Any = None,
+        end_time: Any = None,
     ) -> dict[str, Any] | None:
         """The event for one logged call, or None when it is not an LLM exchange we read."""
         api = _api_of(kwargs)
@@ -222,17 +271,26 @@ class LeaklineLogger(CustomLogger):  # type: ignore[misc]
             meta=self._meta(),
             headers=_error_headers(kwargs) if failed else _headers_of(kwargs, response_obj),
             event_id=f"litellm-{call_id}" if isinstance(call_id, str) and call_id else None,
+            tags=tags_of(kwargs),
+            latency_ms=_latency_ms(start_time, end_time),
         )
         return validate_event(event)
 
-    def _record(self, kwargs: Mapping[str, Any], response_obj: Any, failed: bool) -> None:
+    def _record(
+        self,
+        kwargs: Mapping[str, Any],
+        response_obj: Any,
+        failed: bool,
+        start_time: Any = None,
+        end_time: Any = None,
+    ) -> None:
         try:
             if failed and not self.record_failures:
                 return
             call_id = kwargs.get("litellm_call_id")
             if isinstance(call_id, str) and not self._first_time(call_id):
                 return
-            event = self.build(kwargs, response_obj, failed)
+            event = self.build(kwargs, response_obj, failed, start_time, end_time)
             if event is not None:
                 self.producer.submit(event)
         except ContractError as exc:
@@ -247,22 +305,22 @@ class LeaklineLogger(CustomLogger):  # type: ignore[misc]
     def log_success_event(
         self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        self._record(kwargs, response_obj, failed=False)
+        self._record(kwargs, response_obj, False, start_time, end_time)
 
     def log_failure_event(
         self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        self._record(kwargs, response_obj, failed=True)
+        self._record(kwargs, response_obj, True, start_time, end_time)
 
     async def async_log_success_event(
         self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        self._record(kwargs, response_obj, failed=False)
+        self._record(kwargs, response_obj, False, start_time, end_time)
 
     async def async_log_failure_event(
         self, kwargs: Any, response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        self._record(kwargs, response_obj, failed=True)
+        self._record(kwargs, response_obj, True, start_time, end_time)
 
 
 # the instance the LiteLLM proxy config names (litellm_settings.callbacks)

@@ -63,6 +63,9 @@ class EventMeta:
     gateway_version: str | None = None
     client_reasoning_field: str | None = None  # "reasoning" | "reasoning_content"
     client_renders_phases: bool | None = None
+    # operator dimensions every event of this gateway carries (region, deployment, app, ...);
+    # per-request tags given to build_event win over these
+    tags: Mapping[str, str] | None = None
 
     def merged(self, fallback: EventMeta) -> EventMeta:
         """This metadata, with fields it leaves empty taken from ``fallback``."""
@@ -76,7 +79,8 @@ class EventMeta:
         )
 
     def event_fields(self) -> dict[str, Any]:
-        """The optional v1 event objects, only those with at least one known member."""
+        """The optional v1 version objects, only those with at least one known member
+        (``tags`` are added by ``build_event``)."""
         groups: dict[str, dict[str, Any]] = {
             "engine": {"name": self.engine_name, "version": self.engine_version},
             "model": {"name": self.model_name, "revision": self.model_revision},
@@ -98,7 +102,26 @@ class EventMeta:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> EventMeta:
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {f: env[n] for n, f in ENV_FIELDS.items() if env.get(n)}
+        tags = parse_tags(env.get(ENV_TAGS, ""))
+        if tags:
+            values["tags"] = tags
         return cls(**values)
+
+
+# static operator dimensions: LEAKLINE_TAGS="region=eu-west-1,deployment=blue"
+ENV_TAGS = "LEAKLINE_TAGS"
+
+
+def parse_tags(text: str) -> dict[str, str]:
+    """``key=value,key=value`` (also ``key:value``) -> a dict; blank items are skipped."""
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        key, sep, value = item.partition("=")
+        if not sep:
+            key, sep, value = item.partition(":")
+        if sep and key.strip():
+            out[key.strip()] = value.strip()
+    return out
 
 
 def _engine_from_vendor_headers(headers: Mapping[str, str]) -> str | None:
@@ -119,7 +142,7 @@ def meta_from_headers(headers: Mapping[str, Any] | None) -> EventMeta:
         name = str(key).lower()
         if name.startswith(LITELLM_HEADER_PREFIX):
             name = name[len(LITELLM_HEADER_PREFIX) :]
-        if isinstance(value, str | int | float):
+        if isinstance(value, (str, int, float)):
             lower[name] = str(value)
     values: dict[str, Any] = {f: lower[h] for h, f in HEADER_FIELDS.items() if lower.get(h)}
     if "engine_name" not in values:

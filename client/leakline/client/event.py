@@ -9,16 +9,18 @@ place events are built: the gate, the LiteLLM callback and gateway code call it.
 from __future__ import annotations
 
 import base64
+import hashlib
+import re
 import uuid
 from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime
+from datetime import date, datetime, timezone
 from enum import Enum
 from typing import Any, Protocol
 
 from leakline import __version__
-from leakline.pipeline.ingest.producer.metadata import EventMeta, meta_from_headers
+from leakline.client.contract import APIS, MAX_TAG_VALUE, MAX_TAGS, USAGE_FIELDS
+from leakline.client.metadata import EventMeta, meta_from_headers
 
-APIS = ("chat.completions", "responses", "messages")
 DEFAULT_GATEWAY = "leakline-producer"
 # request keys that carry credentials or transport details, never the API body
 _SECRET_KEYS = frozenset(
@@ -42,7 +44,7 @@ def to_jsonable(obj: Any, *, exclude_unset: bool = True, _depth: int = 0) -> Any
     parsed from a response (extra fields such as vLLM's ``reasoning`` included);
     use False for objects a library built field by field (LiteLLM).
     """
-    if obj is None or isinstance(obj, bool | int | float | str):
+    if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
     if _depth > _MAX_DEPTH:
         return None
@@ -60,14 +62,14 @@ def to_jsonable(obj: Any, *, exclude_unset: bool = True, _depth: int = 0) -> Any
         return {
             str(k): to_jsonable(v, exclude_unset=exclude_unset, _depth=nxt) for k, v in obj.items()
         }
-    if isinstance(obj, list | tuple | set | frozenset):
+    if isinstance(obj, (list, tuple, set, frozenset)):
         return [to_jsonable(v, exclude_unset=exclude_unset, _depth=nxt) for v in obj]
-    if isinstance(obj, bytes | bytearray):
+    if isinstance(obj, (bytes, bytearray)):
         try:
             return bytes(obj).decode("utf-8")
         except UnicodeDecodeError:
             return base64.b64encode(bytes(obj)).decode("ascii")
-    if isinstance(obj, datetime | date):
+    if isinstance(obj, (datetime, date)):
         return obj.isoformat()
     if isinstance(obj, Enum):
         return to_jsonable(obj.value, _depth=nxt)
@@ -123,7 +125,70 @@ def infer_api(
 
 
 def _now(now: datetime | None) -> str:
-    return (now or datetime.now(UTC)).isoformat().replace("+00:00", "Z")
+    return (now or datetime.now(timezone.utc)).isoformat().replace("+00:00", "Z")
+
+
+_TAG_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def clean_tags(tags: Mapping[str, Any] | None) -> dict[str, str]:
+    """Operator dimensions made valid: keys of ``[A-Za-z0-9_.-]`` (other characters become
+    ``_``, at most 64), values as strings of at most 256 characters, at most 32 tags (the
+    first ones, in key order); empty keys and ``None`` values are dropped."""
+    out: dict[str, str] = {}
+    for key, value in sorted(((str(k), v) for k, v in (tags or {}).items()), key=_first):
+        name = _TAG_CHARS.sub("_", key)[:64]
+        if not name or value is None or name in out:
+            continue
+        out[name] = str(to_jsonable(value))[:MAX_TAG_VALUE]
+        if len(out) == MAX_TAGS:
+            break
+    return out
+
+
+def _first(item: tuple[str, Any]) -> str:
+    return item[0]
+
+
+def hash_user(user_id: Any, salt: str = "") -> str:
+    """A stable pseudonym for a user id (``tags.user``): 16 hex characters of SHA-256."""
+    return hashlib.sha256(f"{salt}{user_id}".encode()).hexdigest()[:16]
+
+
+def _duration(value: Any) -> bool:
+    """A usable latency: a non-negative number (not a bool, not NaN)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return number and value >= 0 and value == value
+
+
+def _count(value: Any) -> int | None:
+    return value if type(value) is int and value >= 0 else None
+
+
+def usage_of(response: Any = None, chunks: Iterable[Any] | None = None) -> dict[str, int]:
+    """Token counts from a response body (or the last stream chunk that has them), in the
+    event's names, whatever the API: chat.completions, Responses or Messages."""
+    holders: list[Any] = [response] if isinstance(response, Mapping) else []
+    for chunk in reversed(list(chunks or [])):
+        if isinstance(chunk, Mapping):
+            holders += [chunk, chunk.get("response"), chunk.get("message")]
+    for holder in holders:
+        raw = holder.get("usage") if isinstance(holder, Mapping) else None
+        if not isinstance(raw, Mapping):
+            continue
+        details = raw.get("completion_tokens_details") or raw.get("output_tokens_details") or {}
+        usage = {
+            "prompt_tokens": _count(raw.get("prompt_tokens", raw.get("input_tokens"))),
+            "completion_tokens": _count(raw.get("completion_tokens", raw.get("output_tokens"))),
+            "reasoning_tokens": _count(
+                details.get("reasoning_tokens") if isinstance(details, Mapping) else None
+            ),
+            "total_tokens": _count(raw.get("total_tokens")),
+        }
+        found = {k: v for k, v in usage.items() if v is not None}
+        if found:
+            return found
+    return {}
 
 
 def clean_request(request: Any) -> dict[str, Any]:
@@ -147,14 +212,20 @@ def build_event(
     now: datetime | None = None,
     remediation: Mapping[str, Any] | None = None,
     exclude_unset: bool = True,
+    tags: Mapping[str, Any] | None = None,
+    usage: Mapping[str, Any] | None = None,
+    latency_ms: float | None = None,
 ) -> dict[str, Any]:
-    """A gateway event v1 (``pipeline/schemas/gateway_event.v1.json``).
+    """A gateway event v1 (``leakline/client/schemas/gateway_event.v1.json``).
 
     ``stream`` decides between ``chunks`` and ``response`` when both are given
     (default: streamed when ``chunks`` is given and ``response`` is not). ``meta``
     (an ``EventMeta`` or anything with ``event_fields()``) wins over ``headers``,
-    which win over the response's ``model``. Raises ValueError when the API cannot
-    be told; validate the result with ``leakline.pipeline.core.contract.validate_event``.
+    which win over the response's ``model``. ``tags`` (operator dimensions: tenant, app,
+    route, hashed user, region, ...) are added to ``meta``'s and bounded (``clean_tags``);
+    ``usage`` defaults to the token counts in the response or the last chunks;
+    ``latency_ms`` is what the gateway measured. Raises ValueError when the API cannot
+    be told; validate the result with ``leakline.client.validate_event``.
     """
     body = clean_request(request)
     chunk_list = (
@@ -197,6 +268,18 @@ def build_event(
     event.update(fields)
     if remediation:
         event["remediation"] = dict(remediation)
+    merged_tags = clean_tags({**dict(getattr(meta, "tags", None) or {}), **dict(tags or {})})
+    if merged_tags:
+        event["tags"] = merged_tags
+    counts = (
+        {k: _count(usage.get(k)) for k in USAGE_FIELDS if _count(usage.get(k)) is not None}
+        if usage is not None
+        else usage_of(dumped, chunk_list)
+    )
+    if counts:
+        event["usage"] = counts
+    if _duration(latency_ms):
+        event["latency_ms"] = round(float(latency_ms), 3)  # type: ignore[arg-type]
     return event
 
 
