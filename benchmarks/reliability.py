@@ -16,22 +16,44 @@ store and the dead-letter topic hold:
              partitions, then the killed one is restarted;
 - fuzz:      valid events mixed with hostile payloads (``malformed_payloads`` plus
              oversized, deeply nested, odd-unicode, odd-number, odd-timestamp ones);
-             the oracle for each payload is ``leakline.pipeline.core.offline.detect_line``.
+             the oracle for each payload is ``leakline.pipeline.core.offline.detect_line``;
+- poison:    records of almost ``MAX_RECORD_BYTES`` among valid events (sent by a plain
+             producer: leakline's own refuse them); each must be dead-lettered as a
+             reference (source, size, sha256, head) and the stream must go on;
+- corrupt:   one stored part is garbled (footer intact) and a worker restarted with a
+             short compaction interval; its periodic compaction must quarantine the part
+             and the rest stays queryable. The part's events are the expected loss
+             (``quarantined``): ``lost`` must equal it, no more;
+- copy:      the data directory is copied and half the copy's parts deleted; the copy
+             must count exactly the events in its own remaining files (``unexpected``
+             would be the original's events read through the copy's views);
+- planted:   valid events plus copies of ``planted_events`` (one secret of every
+             redaction kind in content, reasoning, tool arguments, version fields and
+             split across stream chunks); every place the worker writes (Parquet
+             columns, topics, /metrics, dashboard API, export, regression cases, log) is
+             searched, and ``leaked`` counts (place, kind) pairs found raw (must be 0);
+- ingest:    the events POSTed to a worker's ``/ingest`` as NDJSON bodies of up to
+             12 652 lines (~31 MiB, the documented limit) while ``/healthz`` is probed;
+             every answer must be 202 with the exact count; the notes give events/s and
+             the slowest probe.
 
 One table is printed. ``stored`` counts distinct event ids in the store; ``lost`` are
-produced valid ids that are not there; ``dup view`` is rows counted beyond one per
+produced valid ids that are not there (``quarantined`` of them were in a file moved to
+DATA_DIR/quarantine/, a loss that is expected and reported); ``dup view`` is rows counted beyond one per
 event id in the deduplicating ``samples`` view (must be 0); ``dup raw`` is the extra
 rows in ``samples_all`` (redeliveries after a crash, expected and harmless);
 ``DLQ exp/got`` compares the dead letters expected with the records on the DLQ (the
 multiset of payloads must match exactly). Peak RSS is the largest VmRSS of any single
 worker process, sampled from /proc every 0.2 s. The exit status is 1 if any scenario
-lost, double-counted or mis-dead-lettered anything.
+lost (beyond what it quarantined), double-counted or mis-dead-lettered anything. A dead
+letter too large for Kafka is compared by the sha256 its reference carries.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import shutil
@@ -48,17 +70,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import orjson
-from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition  # noqa: E402
 
-from leakline.pipeline.core.broker import EmbeddedBroker  # noqa: E402
+from leakline.pipeline.core.broker import EmbeddedBroker, free_port  # noqa: E402
+from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES, MAX_RECORD_BYTES  # noqa: E402
 from leakline.pipeline.core.errors import StoreError  # noqa: E402
 from leakline.pipeline.core.kafka_io import ensure_topics, produce  # noqa: E402
 from leakline.pipeline.core.offline import detect_line  # noqa: E402
 from leakline.pipeline.core.procinfo import tree_rss_mib  # noqa: E402
 from leakline.pipeline.demo import start_worker, stop_process  # noqa: E402
+from leakline.pipeline.simulate.planted import PLANTED, find_planted, planted_events  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate  # noqa: E402
 from leakline.pipeline.store.database import query_rates, read_only  # noqa: E402
+from leakline.pipeline.store.quarantine import quarantine_root  # noqa: E402
+from leakline.pipeline.store.sink import samples_root  # noqa: E402
 
 EVENTS = "gateway.events"
 DLQ = "gateway.events.dlq"
@@ -76,6 +103,7 @@ class Result:
     produced: int = 0  # valid events produced
     stored: int = 0  # distinct event ids in the store
     lost: int = 0
+    quarantined: int = 0  # of the lost: events in files moved to quarantine (expected)
     unexpected: int = 0  # stored ids that were never produced as valid events
     dup_view: int = 0  # rows beyond one per event id in the `samples` view
     dup_raw: int = 0  # rows beyond one per event id in `samples_all`
@@ -83,6 +111,8 @@ class Result:
     dlq_expected: int = 0
     dlq_got: int = 0
     dlq_exact: bool = False
+    leaked: int = 0  # (place, secret kind) pairs found raw by the planted scenario
+    wrong_answers: int = 0  # ingest: answers that were not 202 with the exact count
     restarts: int = 0
     peak_rss_mib: float = 0.0
     seconds: float = 0.0
@@ -92,11 +122,13 @@ class Result:
     @property
     def ok(self) -> bool:
         return (
-            self.lost == 0
+            self.lost == self.quarantined
             and self.unexpected == 0
             and self.dup_view == 0
-            and self.total_counted == self.produced
+            and self.total_counted == self.produced - self.quarantined
             and self.dlq_exact
+            and self.leaked == 0
+            and self.wrong_answers == 0
         )
 
 
@@ -173,7 +205,7 @@ class Run:
         try:
             with read_only(self.data_dir, timeout_s=2.0) as con:
                 return con.execute(sql, params or []).fetchall()
-        except StoreError:
+        except (StoreError, duckdb.Error):  # not there yet, or an unreadable part
             return []
 
     def stored(self) -> int:
@@ -324,7 +356,8 @@ def audit(
     result.dup_raw = raw_rows - raw_ids
     result.total_counted = int(rates[0]["total"]) if rates else 0
     records = read_records(run.bootstrap, DLQ)
-    got = [value for value, _ in records]
+    got = [dlq_identity(value, headers) for value, headers in records]
+    dead_letters = [expected_identity(payload) for payload in dead_letters]
     internal = sum(
         b"internal error" in headers.get("leakline.reason", b"") for _, headers in records
     )
@@ -339,6 +372,20 @@ def audit(
         result.notes.append(
             f"DLQ: {sum(extra.values())} unexpected/duplicate, {sum(missing.values())} missing"
         )
+
+
+def expected_identity(payload: bytes) -> bytes:
+    """What the DLQ should hold for ``payload``: itself, or (too large for a Kafka record)
+    a reference, compared by the sha256 it carries."""
+    if len(payload) <= MAX_DEAD_LETTER_BYTES:
+        return payload
+    return b"sha256:" + hashlib.sha256(payload).hexdigest().encode()
+
+
+def dlq_identity(value: bytes, headers: dict[str, bytes]) -> bytes:
+    if b"as a reference" in headers.get("leakline.reason", b""):
+        return b"sha256:" + str(orjson.loads(value)["sha256"]).encode()
+    return value
 
 
 def valid_events(count: int, seed: int) -> tuple[list[bytes], list[str]]:
@@ -580,10 +627,280 @@ def scenario_fuzz(root: Path, events: int, args: argparse.Namespace, rss: RssSam
     return result
 
 
+def send_oversize(bootstrap: str, payloads: list[bytes]) -> None:
+    """Records leakline's producers refuse, as another gateway's producer could send them."""
+
+    async def run() -> None:
+        producer = AIOKafkaProducer(
+            bootstrap_servers=bootstrap, max_request_size=2 * MAX_RECORD_BYTES
+        )
+        await producer.start()
+        try:
+            for payload in payloads:
+                await (await producer.send(EVENTS, payload, partition=0))
+        finally:
+            await producer.stop()
+
+    asyncio.run(run())
+
+
+def scenario_poison(root: Path, events: int, args: argparse.Namespace, rss: RssSampler) -> Result:
+    result = Result("poison (oversize record)")
+    valid, ids = valid_events(events, seed=404)
+    oversize = [bytes([65 + i]) * (MAX_RECORD_BYTES - 100) for i in range(3)]
+    run = Run(root, "poison", rss, ["--batch-size", str(args.batch_size)])
+    started = time.monotonic()
+    try:
+        worker = run.spawn()
+        for i, part in enumerate(chunks(valid, max(1, len(valid) // 4))):
+            send(run.bootstrap, part)
+            if i < len(oversize):
+                send_oversize(run.bootstrap, [oversize[i]])
+        run.wait(lambda: run.stored() >= len(ids), store_timeout(events), "all stored", [worker])
+        time.sleep(2)
+        result.notes.append(
+            f"{len(oversize)} records of {MAX_RECORD_BYTES - 100:,} bytes among the events"
+        )
+    except (RuntimeError, TimeoutError) as exc:
+        result.notes.append(str(exc).splitlines()[0])
+    finally:
+        result.worker_exit_codes = run.stop_workers()
+        result.seconds = time.monotonic() - started
+    run.audit_and_close(result, ids, oversize)
+    return result
+
+
+def _ids_in(files: list[Path]) -> set[str]:
+    import pyarrow.parquet as pq
+
+    return {
+        i for f in files for i in pq.read_table(f, columns=["event_id"])["event_id"].to_pylist()
+    }
+
+
+def _garble(path: Path) -> None:
+    """Overwrite the column chunks, keep the magic bytes and the footer."""
+    data = bytearray(path.read_bytes())
+    footer = int.from_bytes(data[-8:-4], "little") + 8
+    for i in range(4, len(data) - footer):
+        data[i] = (data[i] * 31 + 7) % 256
+    path.write_bytes(bytes(data))
+
+
+def scenario_corrupt(root: Path, events: int, args: argparse.Namespace, rss: RssSampler) -> Result:
+    result = Result("corrupt part (quarantine)")
+    valid, ids = valid_events(events, seed=505)
+    bad = malformed_payloads(max(11, events // 100), seed=505)
+    half = len(valid) // 2
+    run = Run(root, "corrupt", rss, ["--batch-size", str(args.batch_size)])
+    started = time.monotonic()
+    try:
+        first = run.spawn()  # no compaction during the run: the parts stay parts
+        send(run.bootstrap, interleave(valid[:half], bad))
+        run.wait(lambda: run.stored() >= half, store_timeout(events), "first half", [first])
+        time.sleep(2)
+        run.stop_workers()
+        parts = sorted(samples_root(run.data_dir).glob("*/part-*.parquet"))
+        victim = parts[len(parts) // 2]
+        lost_ids = _ids_in([victim]) - _ids_in([p for p in parts if p != victim])
+        _garble(victim)
+        result.quarantined = len(lost_ids)
+        result.notes.append(f"garbled {victim.name} ({len(lost_ids)} events only in it)")
+        run.worker_args = [*run.worker_args, "--compact-every", "2", "--compact-grace", "0"]
+        second = run.spawn()
+        send(run.bootstrap, valid[half:])
+        expected = len(ids) - len(lost_ids)
+        moved = quarantine_root(run.data_dir)
+        run.wait(
+            lambda: run.stored() >= expected and any(moved.glob("*/*.parquet")),
+            store_timeout(events),
+            "the rest stored and the part quarantined",
+            [second],
+        )
+        time.sleep(2)
+        result.notes.append(f"quarantined: {sorted(p.name for p in moved.glob('*/*.parquet'))}")
+    except (RuntimeError, TimeoutError, IndexError) as exc:
+        result.notes.append(str(exc).splitlines()[0])
+    finally:
+        result.worker_exit_codes = run.stop_workers()
+        result.seconds = time.monotonic() - started
+    run.audit_and_close(result, ids, bad)
+    return result
+
+
+def scenario_copy(root: Path, events: int, args: argparse.Namespace, rss: RssSampler) -> Result:
+    result = Result("copied store")
+    valid, ids = valid_events(events, seed=606)
+    bad = malformed_payloads(max(11, events // 100), seed=606)
+    run = Run(root, "copy", rss, ["--batch-size", str(args.batch_size)])
+    started = time.monotonic()
+    try:
+        worker = run.spawn()
+        send(run.bootstrap, interleave(valid, bad))
+        run.wait(lambda: run.stored() >= len(ids), store_timeout(events), "all stored", [worker])
+        time.sleep(2)
+        run.stop_workers()
+        copy = run.dir / "copy"
+        shutil.copytree(run.data_dir, copy)
+        parts = sorted(samples_root(copy).glob("*/part-*.parquet"))
+        for part in parts[::2]:
+            part.unlink()
+        kept = [p for p in samples_root(copy).glob("*/*.parquet") if not p.name.startswith("_")]
+        ids = sorted(_ids_in(kept))  # the copy's own events
+        result.notes.append(
+            f"copy keeps {len(parts) - len(parts[::2])} of {len(parts)} parts, {len(ids)} events"
+        )
+        run.data_dir = copy  # audit the copy
+    except (RuntimeError, TimeoutError) as exc:
+        result.notes.append(str(exc).splitlines()[0])
+    finally:
+        result.worker_exit_codes = run.stop_workers()
+        result.seconds = time.monotonic() - started
+    run.audit_and_close(result, ids, bad)
+    return result
+
+
+def scenario_planted(root: Path, events: int, args: argparse.Namespace, rss: RssSampler) -> Result:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from leakline_testkit import every_place
+
+    result = Result("planted secrets")
+    valid, ids = valid_events(events, seed=1818)
+    copies = max(1, events // 1000)
+    planted = [e for i in range(copies) for e in planted_events(f"planted-{i}")]
+    valid += [orjson.dumps(e) for e in planted]
+    ids += [e["event_id"] for e in planted]
+    port = free_port()
+    run = Run(
+        root,
+        "planted",
+        rss,
+        ["--batch-size", str(args.batch_size), "--web", "--web-port", str(port)],
+    )
+    started = time.monotonic()
+    try:
+        worker = run.spawn()
+        send(run.bootstrap, valid)
+        run.wait(lambda: run.stored() >= len(ids), store_timeout(events), "all stored", [worker])
+        time.sleep(2)
+        log = "".join(p.read_text(errors="replace") for p in run.dir.glob("worker-*.log"))
+        places = every_place(run.bootstrap, run.data_dir, port, log, run.dir / "out")
+        found = {name: kinds for name, blob in places.items() if (kinds := find_planted(blob))}
+        result.leaked = sum(len(kinds) for kinds in found.values())
+        result.notes.append(
+            f"{len(planted)} planted events ({len(PLANTED)} kinds each), "
+            f"{len(places)} places searched"
+        )
+        result.notes.extend(f"LEAK {name}: {', '.join(kinds)}" for name, kinds in found.items())
+    except (RuntimeError, TimeoutError, AssertionError) as exc:
+        result.notes.append(str(exc).splitlines()[0])
+        result.leaked = -1  # unknown: not ok
+    finally:
+        result.worker_exit_codes = run.stop_workers()
+        result.seconds = time.monotonic() - started
+    run.audit_and_close(result, ids, [])
+    return result
+
+
+INGEST_BODY_LINES = 12_652  # ~31 MiB of simulated events: the documented body limit
+
+
+async def _post_bodies(
+    port: int, bodies: list[bytes]
+) -> tuple[list[tuple[int, Any]], float, float]:
+    """POST each body in turn while /healthz is probed; answers, seconds, slowest probe."""
+    import aiohttp
+
+    base = f"http://127.0.0.1:{port}"
+    answers: list[tuple[int, Any]] = []
+    slowest = 0.0
+    done = asyncio.Event()
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as session:
+
+        async def probe() -> None:
+            nonlocal slowest
+            while not done.is_set():
+                t0 = time.perf_counter()
+                async with session.get(base + "/healthz") as resp:
+                    await resp.read()
+                slowest = max(slowest, time.perf_counter() - t0)
+                await asyncio.sleep(0.05)
+
+        prober = asyncio.create_task(probe())
+        started = time.perf_counter()
+        for body in bodies:
+            headers = {"Content-Type": "application/x-ndjson"}
+            async with session.post(base + "/ingest", data=body, headers=headers) as resp:
+                answers.append((resp.status, orjson.loads(await resp.read())))
+        took = time.perf_counter() - started
+        done.set()
+        await prober
+    return answers, took, slowest
+
+
+def scenario_ingest(root: Path, events: int, args: argparse.Namespace, rss: RssSampler) -> Result:
+    import aiohttp
+
+    result = Result("ingest at size")
+    valid, ids = valid_events(events, seed=1819)
+    bodies = [b"\n".join(part) + b"\n" for part in chunks(valid, INGEST_BODY_LINES)]
+    port = free_port()
+    run = Run(
+        root,
+        "ingest",
+        rss,
+        ["--batch-size", str(args.batch_size), "--web", "--web-port", str(port)],
+    )
+    started = time.monotonic()
+    try:
+        worker = run.spawn()
+
+        async def up() -> bool:
+            try:
+                async with (
+                    aiohttp.ClientSession() as session,
+                    session.get(f"http://127.0.0.1:{port}/healthz") as resp,
+                ):
+                    return resp.status == 200
+            except (aiohttp.ClientError, OSError):
+                return False
+
+        run.wait(lambda: asyncio.run(up()), 120, "the web server", [worker], stall_s=120)
+        answers, took, slowest = asyncio.run(_post_bodies(port, bodies))
+        wrong = [
+            (status, answer)
+            for (status, answer), part in zip(
+                answers, chunks(valid, INGEST_BODY_LINES), strict=True
+            )
+            if status != 202 or answer.get("accepted") != len(part)
+        ]
+        result.wrong_answers = len(wrong)
+        if wrong:
+            result.notes.append(f"{len(wrong)} bodies not fully accepted: {wrong[0]}")
+        result.notes.append(
+            f"{len(bodies)} bodies (up to {max(map(len, bodies)) / 2**20:.1f} MiB): "
+            f"{events / took:,.0f} events/s; slowest /healthz {slowest * 1000:.0f} ms"
+        )
+        run.wait(lambda: run.stored() >= len(ids), store_timeout(events), "all stored", [worker])
+        time.sleep(2)
+    except (RuntimeError, TimeoutError) as exc:
+        result.notes.append(str(exc).splitlines()[0])
+    finally:
+        result.worker_exit_codes = run.stop_workers()
+        result.seconds = time.monotonic() - started
+    run.audit_and_close(result, ids, [])
+    return result
+
+
 SCENARIOS: dict[str, Callable[[Path, int, argparse.Namespace, RssSampler], Result]] = {
     "crash": scenario_crash,
     "rebalance": scenario_rebalance,
     "fuzz": scenario_fuzz,
+    "poison": scenario_poison,
+    "corrupt": scenario_corrupt,
+    "copy": scenario_copy,
+    "planted": scenario_planted,
+    "ingest": scenario_ingest,
 }
 
 
@@ -595,10 +912,12 @@ COLUMNS = [
     ("produced", "produced", ">"),
     ("stored", "stored", ">"),
     ("lost", "lost", ">"),
+    ("quarantined", "quarantined", ">"),
     ("dup view", "dup_view", ">"),
     ("dup raw", "dup_raw", ">"),
     ("counted", "total_counted", ">"),
     ("DLQ exp/got", "dlq", ">"),
+    ("leaked", "leaked", ">"),
     ("restarts", "restarts", ">"),
     ("peak RSS MiB", "peak_rss_mib", ">"),
     ("time s", "seconds", ">"),

@@ -26,6 +26,7 @@ start here:
   leakline demo                          embedded broker + worker + simulated traffic, then rates
   leakline detect events.jsonl           label gateway events offline, one JSON line per event
   leakline rates --by engine.version     leak rates per engine version from the store
+  leakline compare engine.version=0.31.0 engine.version=0.32.0   two populations, with significance
   leakline tail                          live rates and the newest leaks, from Kafka
   leakline export --out DIR --regression CASES     training data and regression cases
   leakline train --data DIR              retrain and promote the preamble classifier
@@ -39,10 +40,14 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("worker", "leakline.pipeline.worker.commands", "add_worker"),
     ("replay", "leakline.pipeline.ingest.commands", "add_replay"),
     ("simulate", "leakline.pipeline.ingest.commands", "add_simulate"),
+    ("otlp-receiver", "leakline.pipeline.ingest.otlp_commands", "add_otlp_receiver"),
+    ("otlp-relay", "leakline.pipeline.ingest.otlp_commands", "add_otlp_relay"),
     ("rates", "leakline.pipeline.store.commands", "add_rates"),
+    ("compare", "leakline.pipeline.store.compare", "add_parser"),
     ("dlq", "leakline.pipeline.worker.commands", "add_dlq"),
     ("diagnose", "leakline.pipeline.curation.diagnose", "add_parser"),
     ("train", "leakline.models.cli", "add_parser"),
+    ("models", "leakline.models.cli", "add_models"),
     ("export", "leakline.pipeline.curation.export", "add_parser"),
     ("review", "leakline.pipeline.curation.review", "add_parser"),
     ("gate", "leakline.pipeline.gate.run", "add_parser"),

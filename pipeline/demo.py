@@ -226,7 +226,8 @@ def run_demo(
         if keep_running or broker is None:  # the broker outlives this command
             print(f"  see why: leakline dlq --bootstrap {bootstrap}")
         print(f"DuckDB file: {db_path(data_dir)}")
-        print(f'  try: duckdb {db_path(data_dir)} "from leak_rates"')
+        # the views name their Parquet files relative to the data dir: run duckdb there
+        print(f'  try: cd {data_dir} && duckdb {db_path(data_dir).name} "from leak_rates"')
         print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
         if keep_running:
             print(f"live dashboard: {dashboard}")

@@ -166,3 +166,77 @@ def verdict(event_id: str, labels: list[str]) -> Verdict:
         for label in labels
     )
     return Verdict(event_id, tuple(sorted(labels)), findings, {"test_detector": "1"})
+
+
+def every_place(
+    bootstrap: str, data_dir: Path, web_port: int, log_text: str, out_dir: Path
+) -> dict[str, bytes]:
+    """Every place a byte of an event can reach after a worker processed it, by name:
+    each Parquet column, each topic the worker writes (all but the input and the DLQ,
+    which hold raw bytes by design), /metrics, the dashboard API, ``leakline export``
+    files, regression cases and the worker log."""
+    import glob
+    import json
+    import urllib.request
+
+    import pyarrow.parquet as pq
+    from aiokafka.admin import AIOKafkaAdminClient
+
+    places: dict[str, bytes] = {}
+    for path in sorted(glob.glob(str(data_dir / "**" / "*.parquet"), recursive=True)):
+        table = pq.read_table(path)
+        for name in table.column_names:
+            values = table.column(name).to_pylist()
+            places[f"parquet {Path(path).name} {name}"] = json.dumps(values, default=str).encode()
+
+    async def topics() -> list[str]:
+        admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+        await admin.start()
+        try:
+            return sorted(await admin.list_topics())
+        finally:
+            await admin.close()
+
+    for topic in asyncio.run(topics()):
+        if topic in ("gateway.events", "gateway.events.dlq"):
+            continue
+        for record in read_topic(bootstrap, topic):
+            blob = (record.key or b"") + b"\n" + record.value + b"\n"
+            blob += b"".join(k.encode() + b"=" + v + b"\n" for k, v in record.headers.items())
+            places[f"topic {topic}"] = places.get(f"topic {topic}", b"") + blob
+    base = f"http://127.0.0.1:{web_port}"
+    for route in (
+        "/metrics",
+        "/dashboard",
+        "/dashboard/api/overview",
+        "/dashboard/api/series",
+        "/dashboard/api/samples?limit=100",
+        "/healthz",
+    ):
+        with urllib.request.urlopen(base + route, timeout=10) as response:
+            places[f"web {route}"] = response.read()
+    export_dir, cases_dir = out_dir / "export", out_dir / "regression"
+    done = leakline(
+        "export",
+        "--data-dir",
+        str(data_dir),
+        "--out",
+        str(export_dir),
+        "--regression",
+        str(cases_dir),
+        "--on-mismatch",
+        "keep",
+        "--clean-ratio",
+        "0",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    places["export stdout"] = (done.stdout + done.stderr).encode()
+    for path in sorted([*export_dir.rglob("*"), *cases_dir.rglob("*")]):
+        if path.is_file():
+            if path.suffix == ".parquet":
+                rows = pq.read_table(path).to_pylist()
+                places[f"file {path.name}"] = json.dumps(rows, default=str).encode()
+            else:
+                places[f"file {path.relative_to(out_dir)}"] = path.read_bytes()
+    places["worker log"] = log_text.encode()
+    return places

@@ -39,8 +39,12 @@ def add_detect(subparsers: Any) -> None:
 
 
 def cmd_detect(args: argparse.Namespace) -> int:
+    from leakline.pipeline.core.config import from_env
+    from leakline.pipeline.core.family_files import activate_data_dir
     from leakline.pipeline.core.offline import detect_stream
 
+    # imported families (DATA_DIR/families.json) join the built-in table, as in the worker
+    activate_data_dir(from_env().data_dir)
     with open_input(args.file) as source:
         summary = detect_stream(source, sys.stdout, max_event_bytes=args.max_event_bytes)
     print(summary.render(), file=sys.stderr)

@@ -7,50 +7,37 @@ import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from leakline.client.kafka import (  # shared with the gateways' producer (leakline-client)
+    DEFAULT_BOOTSTRAP,
+    DLQ_HEADROOM_BYTES,
+    ENV_BOOTSTRAP,
+    EVENTS_TOPIC,
+    MAX_EVENT_BYTES,
+    MAX_RECORD_BYTES,
+    KafkaSecurity,
+    SecurityConfigError,
+)
+from leakline.client.kafka import security_from_env as _security_from_env
 from leakline.pipeline.core.errors import LeaklineError
 
-ENV_BOOTSTRAP = "LEAKLINE_BOOTSTRAP"
 ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
-
-DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
 DEFAULT_DATA_DIR = "./leakline-data"
+
+# Record sizes live in leakline.client.kafka: the worker processes events up to
+# MAX_EVENT_BYTES (--max-event-bytes) and dead-letters larger ones; leakline's producers
+# refuse them up front; MAX_RECORD_BYTES is the Kafka record limit everywhere
+# (docker-compose.yml sets the broker's to the same number). A payload above
+# MAX_DEAD_LETTER_BYTES is dead-lettered as a reference (source, size, sha256, head bytes).
+MAX_DEAD_LETTER_BYTES = MAX_RECORD_BYTES - DLQ_HEADROOM_BYTES
 
 
 @dataclass(frozen=True)
 class Topics:
-    events: str = "gateway.events"
+    events: str = EVENTS_TOPIC
     dlq: str = "gateway.events.dlq"
     samples: str = "leak.samples"
     # per-batch counts per version key (contract 3); feeds the dashboard's windowed table
     stats: str = "leak.stats"
-
-
-@dataclass(frozen=True)
-class KafkaSecurity:
-    """SASL/TLS settings passed through to every Kafka client (Faust and aiokafka).
-
-    The password is read from $LEAKLINE_SASL_PASSWORD only, so it never shows up in
-    a process list.
-    """
-
-    protocol: str = "PLAINTEXT"  # PLAINTEXT | SSL | SASL_PLAINTEXT | SASL_SSL
-    sasl_mechanism: str | None = None  # PLAIN | SCRAM-SHA-256 | SCRAM-SHA-512
-    sasl_username: str | None = None
-    sasl_password: str | None = field(default=None, repr=False)
-    ssl_cafile: str | None = None
-    ssl_certfile: str | None = None
-    ssl_keyfile: str | None = None
-
-    PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-    MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
-
-    @property
-    def uses_sasl(self) -> bool:
-        return self.protocol.startswith("SASL")
-
-    @property
-    def uses_tls(self) -> bool:
-        return self.protocol in ("SSL", "SASL_SSL")
 
 
 def default_batch_processes() -> int:
@@ -78,11 +65,11 @@ class Settings:
     # in the fresh tail of a quiet store (compaction merges them)
     batch_size: int = 2000
     batch_within_s: float = 0.5
-    max_event_bytes: int = 4 * 1024 * 1024
+    max_event_bytes: int = MAX_EVENT_BYTES
     # full text is stored for every leaking row and for this share of clean rows
     clean_text_sample_rate: float = 0.05
-    # redaction of stored/published text: "default" (e-mail, phone, API key, bearer
-    # token, card), a comma-separated list of rule names, or "raw" (explicit opt-in)
+    # redaction of stored/published text: "default" (all rules of
+    # leakline.pipeline.core.redact.RULES), a comma-separated list of rule names, or "raw" (explicit opt-in)
     redaction: str = "default"
     # Tansu completes a first group join after about half the session timeout
     session_timeout_s: float = 10.0
@@ -96,6 +83,9 @@ class Settings:
     web_enabled: bool = False
     # required when web_host is not loopback; every route (incl. /metrics) then checks it
     web_token: str | None = field(default=None, repr=False)
+    # Host names the web server answers to besides its bound address (and, on loopback,
+    # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/live/web/auth.py)
+    web_allowed_hosts: tuple[str, ...] = ()
     live_samples: int = 500  # newest leak samples the dashboard keeps in memory
     # distinct version label sets on /metrics before new ones are counted as "other"
     metrics_max_version_sets: int = 100
@@ -133,35 +123,10 @@ class Settings:
 
 def security_from_env(**overrides: str | None) -> KafkaSecurity:
     """$LEAKLINE_SECURITY_PROTOCOL, $LEAKLINE_SASL_*, $LEAKLINE_SSL_*, then overrides."""
-    env = os.environ.get
-    values = {
-        "protocol": env("LEAKLINE_SECURITY_PROTOCOL", "PLAINTEXT"),
-        "sasl_mechanism": env("LEAKLINE_SASL_MECHANISM"),
-        "sasl_username": env("LEAKLINE_SASL_USERNAME"),
-        "sasl_password": env("LEAKLINE_SASL_PASSWORD"),
-        "ssl_cafile": env("LEAKLINE_SSL_CAFILE"),
-        "ssl_certfile": env("LEAKLINE_SSL_CERTFILE"),
-        "ssl_keyfile": env("LEAKLINE_SSL_KEYFILE"),
-    }
-    values.update({k: v for k, v in overrides.items() if v is not None})
-    security = KafkaSecurity(**values)  # type: ignore[arg-type]
-    if security.protocol not in KafkaSecurity.PROTOCOLS:
-        raise LeaklineError(
-            f"unknown Kafka security protocol {security.protocol!r}",
-            hint="choose from: " + ", ".join(KafkaSecurity.PROTOCOLS),
-        )
-    if security.uses_sasl:
-        if security.sasl_mechanism not in KafkaSecurity.MECHANISMS:
-            raise LeaklineError(
-                f"SASL needs a mechanism, got {security.sasl_mechanism!r}",
-                hint="set --sasl-mechanism to one of: " + ", ".join(KafkaSecurity.MECHANISMS),
-            )
-        if not security.sasl_username or security.sasl_password is None:
-            raise LeaklineError(
-                "SASL needs a username and a password",
-                hint="pass --sasl-username and set $LEAKLINE_SASL_PASSWORD",
-            )
-    return security
+    try:
+        return _security_from_env(None, **overrides)
+    except SecurityConfigError as exc:
+        raise LeaklineError(str(exc), hint=exc.hint) from None
 
 
 def from_env(**overrides: object) -> Settings:

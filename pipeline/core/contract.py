@@ -6,18 +6,23 @@ with the raw bytes to the dead-letter topic.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
-from functools import cache
-from importlib import resources
 from typing import Any
 
 import orjson
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
-SCHEMA_RESOURCE = "schemas/gateway_event.v1.json"
-DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024
+# the contract's schema and checks live in leakline-client, which gateways validate with too
+from leakline.client import contract as _client
+from leakline.client.contract import (
+    INT64_MAX,
+    ContractError,
+    certainly_valid,
+    event_schema,
+    validate_event,
+)
+from leakline.pipeline.core.config import MAX_EVENT_BYTES
+
+DEFAULT_MAX_EVENT_BYTES = MAX_EVENT_BYTES
 
 
 class Rejection(StrEnum):
@@ -28,8 +33,8 @@ class Rejection(StrEnum):
     """
 
     NOT_JSON = "not valid JSON"
-    NOT_OBJECT = "event must be a JSON object"
-    SCHEMA = "schema violation"
+    NOT_OBJECT = _client.NOT_OBJECT
+    SCHEMA = _client.SCHEMA_VIOLATION
     TOO_LARGE = "event too large"
     INTERNAL = "internal error while processing"
 
@@ -42,117 +47,22 @@ def rejection_of(reason: str) -> str:
     return "other"
 
 
-class ContractError(ValueError):
-    """A payload that is not a valid gateway event v1. ``reason`` is for the DLQ."""
-
-    def __init__(self, reason: str, event_id: str | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.event_id = event_id
-
-
-@cache
-def event_schema() -> dict[str, Any]:
-    text = resources.files("leakline.pipeline").joinpath(SCHEMA_RESOURCE).read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+__all__ = [
+    "DEFAULT_MAX_EVENT_BYTES",
+    "INT64_MAX",
+    "ContractError",
+    "Rejection",
+    "certainly_valid",
+    "decode_event",
+    "event_schema",
+    "rejection_of",
+    "validate_event",
+]
 
 
-@cache
-def _validator() -> Draft202012Validator:
-    schema = event_schema()
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
-
-
-_APIS = frozenset({"chat.completions", "responses", "messages"})
-_REASONING_FIELDS = frozenset({"reasoning", "reasoning_content", None})
-# optional object fields -> their optional string members
-_STRING_MEMBERS = {
-    "engine": ("name", "version"),
-    "gateway": ("name", "version"),
-    "model": ("name", "revision"),
-    "chat_template": ("name", "hash"),
-    "parsers": ("reasoning", "tool_call"),
-}
-
-
-def _opt_str(obj: dict[str, Any], key: str) -> bool:
-    value = obj.get(key)
-    return value is None or type(value) is str
-
-
-def _opt_count(obj: dict[str, Any], key: str) -> bool:
-    value = obj.get(key)
-    return value is None or (type(value) is int and value >= 0)
-
-
-def certainly_valid(event: Any) -> bool:
-    """A fast check that mirrors gateway_event.v1.json.
-
-    jsonschema walks every chunk of a long stream and costs about a millisecond
-    per event, which would cap a worker near 1k events/s. This check is
-    conservative: True means the schema accepts the event; False means "ask
-    jsonschema", which then decides and gives the reason. A test keeps the two
-    in agreement.
-    """
-    if type(event) is not dict:
-        return False
-    get = event.get
-    event_id = get("event_id")
-    if type(event_id) is not str or not 1 <= len(event_id) <= 256:
-        return False
-    api = get("api")
-    if type(api) is not str or api not in _APIS or type(get("request")) is not dict:
-        return False
-    has_response, has_chunks = "response" in event, "chunks" in event
-    if has_response == has_chunks:
-        return False
-    if has_response and type(event["response"]) is not dict:
-        return False
-    if has_chunks:
-        chunks = event["chunks"]
-        if type(chunks) is not list or not all(type(c) is dict for c in chunks):
-            return False
-    if "ts" in event and type(event["ts"]) is not str:
-        return False
-    if "stream" in event and type(event["stream"]) is not bool:
-        return False
-    for name, members in _STRING_MEMBERS.items():
-        if name in event:
-            obj = event[name]
-            if type(obj) is not dict or not all(_opt_str(obj, m) for m in members):
-                return False
-    if "client" in event:
-        client = event["client"]
-        if type(client) is not dict:
-            return False
-        field, renders = client.get("reasoning_field"), client.get("renders_phases")
-        if not (field is None or (type(field) is str and field in _REASONING_FIELDS)):
-            return False
-        if not (renders is None or type(renders) is bool):
-            return False
-    if "remediation" in event:
-        rem = event["remediation"]
-        if type(rem) is not dict or not (_opt_str(rem, "action") and _opt_str(rem, "outcome")):
-            return False
-        if not (_opt_count(rem, "attempts") and _opt_count(rem, "extra_tokens")):
-            return False
-    return True
-
-
-def validate_event(event: Any) -> dict[str, Any]:
-    """Return ``event`` if it is a valid gateway event v1, else raise ContractError."""
-    if certainly_valid(event):
-        return event  # type: ignore[no-any-return]
-    if not isinstance(event, dict):
-        raise ContractError(f"{Rejection.NOT_OBJECT}, got {type(event).__name__}")
-    event_id = event.get("event_id") if isinstance(event.get("event_id"), str) else None
-    error = best_match(_validator().iter_errors(event))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(root)"
-        raise ContractError(f"{Rejection.SCHEMA} at {where}: {_short(error.message)}", event_id)
-    return event
+def _validator() -> Any:
+    """The strict JSON Schema validator (jsonschema is a dependency of leakline)."""
+    return _client.schema_validator()
 
 
 def decode_event(raw: bytes, max_bytes: int = DEFAULT_MAX_EVENT_BYTES) -> dict[str, Any]:

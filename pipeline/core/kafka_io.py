@@ -5,43 +5,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import ssl
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from aiokafka import AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
 
-from leakline.pipeline.core.config import IDEMPOTENCE_MODES, KafkaSecurity
+# re-exported: the pipeline keeps importing its Kafka helpers from here
+from leakline.client.kafka import client_options as client_options
+from leakline.client.kafka import key_of as key_of
+from leakline.client.kafka import ssl_context as ssl_context
+from leakline.pipeline.core.config import (
+    IDEMPOTENCE_MODES,
+    MAX_EVENT_BYTES,
+    MAX_RECORD_BYTES,
+    KafkaSecurity,
+)
 from leakline.pipeline.core.errors import BrokerError
 
 log = logging.getLogger(__name__)
-
-
-def client_options(security: KafkaSecurity | None) -> dict[str, Any]:
-    """aiokafka keyword arguments for SASL/TLS (empty for plain connections)."""
-    if security is None or security.protocol == "PLAINTEXT":
-        return {}
-    options: dict[str, Any] = {"security_protocol": security.protocol}
-    if security.uses_tls:
-        options["ssl_context"] = ssl_context(security)
-    if security.uses_sasl:
-        options.update(
-            sasl_mechanism=security.sasl_mechanism,
-            sasl_plain_username=security.sasl_username,
-            sasl_plain_password=security.sasl_password,
-        )
-    return options
-
-
-def ssl_context(security: KafkaSecurity) -> ssl.SSLContext:
-    from aiokafka.helpers import create_ssl_context
-
-    return create_ssl_context(
-        cafile=security.ssl_cafile, certfile=security.ssl_certfile, keyfile=security.ssl_keyfile
-    )
 
 
 async def ensure_topics(
@@ -64,8 +47,14 @@ async def ensure_topics(
             # 10 s request timeout): never past the deadline
             await asyncio.wait_for(admin.start(), max(0.5, deadline - loop.time()))
             existing = set(await admin.list_topics())
+            # the record limit travels with the topic, whatever the broker's default
             missing = [
-                NewTopic(name, num_partitions=partitions, replication_factor=1)
+                NewTopic(
+                    name,
+                    num_partitions=partitions,
+                    replication_factor=1,
+                    topic_configs={"max.message.bytes": str(MAX_RECORD_BYTES)},
+                )
                 for name in names
                 if name not in existing
             ]
@@ -144,18 +133,7 @@ class ProduceReport:
     sent: int = 0
     failed: int = 0
     retried: int = 0
-
-
-def key_of(line: bytes) -> bytes | None:
-    """The event_id as the record key when the line is a JSON object that has one."""
-    import orjson
-
-    try:
-        value = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return None
-    event_id = value.get("event_id") if isinstance(value, dict) else None
-    return event_id.encode() if isinstance(event_id, str) else None
+    refused: int = 0  # over max_event_bytes: never sent (the worker would dead-letter them)
 
 
 async def produce(
@@ -168,11 +146,13 @@ async def produce(
     window: int = 2000,
     security: KafkaSecurity | None = None,
     idempotent: bool = False,
+    max_event_bytes: int = MAX_EVENT_BYTES,
 ) -> ProduceReport:
     """Send payloads as-is (the worker validates), keyed by event_id.
 
     Sends are pipelined in windows; a failed send is retried with backoff and
-    counted in the report rather than dropped silently.
+    counted in the report rather than dropped silently. A payload over
+    ``max_event_bytes`` (the worker's limit) is refused: logged and counted, not sent.
     """
     report = ProduceReport()
     producer = AIOKafkaProducer(
@@ -180,7 +160,7 @@ async def produce(
         linger_ms=5,
         max_batch_size=256 * 1024,
         acks="all",
-        max_request_size=8 * 1024 * 1024,
+        max_request_size=MAX_RECORD_BYTES,
         enable_idempotence=idempotent,
         **client_options(security),
     )
@@ -211,7 +191,16 @@ async def produce(
 
     try:
         pending: list[bytes] = []
-        for payload in payloads:
+        for number, payload in enumerate(payloads, 1):
+            if len(payload) > max_event_bytes:
+                report.refused += 1
+                log.error(
+                    "record %d is %d bytes, over the worker's limit of %d bytes: not sent",
+                    number,
+                    len(payload),
+                    max_event_bytes,
+                )
+                continue
             pending.append(payload)
             if len(pending) >= window:
                 await asyncio.gather(*(send_one(p) for p in pending))

@@ -15,6 +15,8 @@ from typing import Any
 import orjson
 
 from leakline.detectors.exchange import Exchange, ResponseFormat, StreamFacts, ToolCall, Versions
+from leakline.pipeline.core.redact import safe_label
+from leakline.pipeline.core.request_config import history, request_config
 
 # finish/stop reasons of the three APIs mapped onto one vocabulary
 _FINISH = {
@@ -64,21 +66,29 @@ def _json_text(value: Any) -> str:
         return ""
 
 
+def _label(value: Any) -> str | None:
+    """A version field as it may be stored and used as a metric label (``safe_label``)."""
+    text = _opt(value)
+    return safe_label(text) if text is not None else None
+
+
 def versions_of(event: dict[str, Any]) -> Versions:
+    """Who produced the response. A field that is not a plain name or version (a secret
+    pasted into ``model.name``, prose, control characters) becomes ``"redacted"``."""
     engine, model = _d(event.get("engine")), _d(event.get("model"))
     template, parsers = _d(event.get("chat_template")), _d(event.get("parsers"))
     gateway = _d(event.get("gateway"))
     return Versions(
-        engine_name=_opt(engine.get("name")),
-        engine_version=_opt(engine.get("version")),
-        model_name=_opt(model.get("name")),
-        model_revision=_opt(model.get("revision")),
-        template_name=_opt(template.get("name")),
-        template_hash=_opt(template.get("hash")),
-        reasoning_parser=_opt(parsers.get("reasoning")),
-        tool_call_parser=_opt(parsers.get("tool_call")),
-        gateway_name=_opt(gateway.get("name")),
-        gateway_version=_opt(gateway.get("version")),
+        engine_name=_label(engine.get("name")),
+        engine_version=_label(engine.get("version")),
+        model_name=_label(model.get("name")),
+        model_revision=_label(model.get("revision")),
+        template_name=_label(template.get("name")),
+        template_hash=_label(template.get("hash")),
+        reasoning_parser=_label(parsers.get("reasoning")),
+        tool_call_parser=_label(parsers.get("tool_call")),
+        gateway_name=_label(gateway.get("name")),
+        gateway_version=_label(gateway.get("version")),
     )
 
 
@@ -120,6 +130,33 @@ def response_format(api: str, request: dict[str, Any]) -> ResponseFormat | None:
         schema=schema if kind == "json_schema" and isinstance(schema, dict) else None,
         strict=bool(strict),
     )
+
+
+def _texts(value: Any, out: list[str]) -> None:
+    """The strings of a message content: a string, or a list of parts with ``text``/``content``."""
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, list):
+        for part in value:
+            if isinstance(part, str):
+                out.append(part)
+            elif isinstance(part, dict):
+                _texts(part.get("text"), out)
+                _texts(part.get("content"), out)
+
+
+def prompt_text(api: str, request: dict[str, Any]) -> str:
+    """The request's own text (every message but the assistant's, plus system/instructions)."""
+    out: list[str] = []
+    _texts(request.get("system"), out)
+    _texts(request.get("instructions"), out)
+    items = request.get("input") if api == "responses" else request.get("messages")
+    if isinstance(items, str):
+        out.append(items)
+    for item in _l(items):
+        if isinstance(item, dict) and item.get("role") != "assistant":
+            _texts(item.get("content"), out)
+    return "\n".join(out)
 
 
 def stop_strings(api: str, request: dict[str, Any]) -> tuple[str, ...]:
@@ -170,7 +207,7 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
             fn = _d(_d(call).get("function"))
             parts.tool_calls.append(
                 ToolCall(
-                    _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(call.get("id"))
+                    _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(_d(call).get("id"))
                 )
             )
         parts.finish = _opt(choice.get("finish_reason"))
@@ -439,4 +476,7 @@ def normalise(event: dict[str, Any]) -> Exchange:
             visible_pieces=tuple(parts.visible) if streamed else (),
         ),
         versions=versions_of(event),
+        prompt_text=prompt_text(api, request),
+        config=request_config(api, request),
+        history=history(api, request),
     )

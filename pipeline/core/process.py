@@ -5,6 +5,8 @@ This is the worker's whole job minus the I/O, so it is tested without a broker.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,6 +17,7 @@ import orjson
 
 from leakline.detectors import Detector, Exchange, Verdict, run_detectors
 from leakline.detectors.classifier import OpeningClassifier, classify
+from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
 from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
 from leakline.pipeline.core.gc_pause import paused_gc
 from leakline.pipeline.core.normalise import normalise
@@ -55,6 +58,32 @@ class DeadLetter:
 
     def headers(self) -> list[tuple[str, bytes]]:
         return [(REASON_HEADER, self.reason.encode()), (SOURCE_HEADER, self.source.encode())]
+
+    def fitted(self, limit: int = MAX_DEAD_LETTER_BYTES) -> DeadLetter:
+        """Itself when its payload fits a dead letter, else a reference to the source record."""
+        size = len(self.value) + len(self.key or b"")
+        return self if size <= limit else self.as_reference()
+
+    def as_reference(self) -> DeadLetter:
+        """A small JSON stand-in for a payload too large for the DLQ: where the record is
+        (topic, partition, offset), its size and sha256, and its first bytes."""
+        reference = {
+            "leakline_dead_letter": "reference",
+            "source": self.source,
+            "topic": self.origin.topic,
+            "partition": self.origin.partition,
+            "offset": self.origin.offset,
+            "size": len(self.value),
+            "sha256": hashlib.sha256(self.value).hexdigest(),
+            "head_base64": base64.b64encode(self.value[:REFERENCE_HEAD_BYTES]).decode(),
+        }
+        reason = f"{self.reason}; dead-lettered as a reference ({len(self.value)} bytes)"
+        key = self.key if self.key is None or len(self.key) <= 1024 else None
+        return DeadLetter(key, orjson.dumps(reference), reason, self.origin)
+
+
+# how many leading bytes of an oversize payload its DLQ reference keeps
+REFERENCE_HEAD_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +137,9 @@ def process_batch(
             exchange = normalise(event)
             verdict = run_detectors(exchange, detectors)
         except ContractError as exc:
-            result.dead_letters.append(
-                DeadLetter(record.key, record.value, exc.reason, record.origin)
-            )
+            # too large to dead-letter whole (a record near the Kafka limit): a reference
+            dead = DeadLetter(record.key, record.value, exc.reason, record.origin)
+            result.dead_letters.append(dead.fitted())
             continue
         except Exception as exc:  # a bug in normalise/detectors must not stop the stream
             reason = f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}"[:500]

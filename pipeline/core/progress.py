@@ -7,19 +7,23 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 
 
-def progress_bar() -> Progress:
-    return Progress(
+def progress_bar(eta: bool = False) -> Progress:
+    """A bar with done/total and elapsed time; ``eta`` adds the estimated time left."""
+    columns: list[ProgressColumn | str] = [
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    )
+    ]
+    if eta:
+        columns += [TextColumn("eta"), TimeRemainingColumn()]
+    return Progress(*columns, console=Console(stderr=True), transient=False)

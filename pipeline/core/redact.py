@@ -1,10 +1,10 @@
-"""Redaction of stored text: e-mail addresses, phone numbers, API keys, bearer tokens, cards.
+"""Redaction of stored text: e-mail, phones, API keys, tokens, cards, national ids, IBANs, keys.
 
 Everything leakline writes (Parquet rows) or publishes (``leak.samples``) passes
 through a ``Redactor`` first. The rules are a data table (``RULES``): a name, a
 placeholder and scans; a scan is a compiled pattern, an optional validator (Luhn
 for cards, digit counts for phones) and where in a text the pattern can match,
-so the regex engine only starts where a match is possible. All five rules are on
+so the regex engine only starts where a match is possible. All rules are on
 by default; ``Redactor.raw()`` is the explicit opt-in to store text unredacted.
 
 Finding spans point into the visible text, so ``Redacted`` keeps the edits it
@@ -42,9 +42,11 @@ __all__ = [
     "Scan",
     "UnknownRuleError",
     "json_safe",
+    "label_ok",
     "luhn_ok",
     "redact_exchange",
     "redact_findings",
+    "safe_label",
 ]
 
 # ------------------------------------------------------------------ validators
@@ -193,6 +195,124 @@ _PHONE_SCANS = (
 
 _CARD_SCANS = (Scan(_num(r"[2-6]", r"(?:[ \-]?\d){12,18}"), _card_ok, min_digits=13),)
 
+
+def _has_classes(value: str) -> bool:
+    return (
+        any(ch.isdigit() for ch in value)
+        and any(ch.isupper() for ch in value)
+        and any(ch.islower() for ch in value)
+    )
+
+
+def _aws_secret_ok(value: str) -> bool:
+    """40 characters of base64 mixing upper case, lower case and digits (a git sha or a
+    word is not); on its own it also needs a ``/`` or ``+``, or 4+ digits, like a random key."""
+    return len(value) == 40 and _has_classes(value)
+
+
+def _bare_aws_secret_ok(value: str) -> bool:
+    return _aws_secret_ok(value) and (
+        "/" in value or "+" in value or sum(ch.isdigit() for ch in value) >= 4
+    )
+
+
+_AWS_SECRET_SCANS = (
+    # named: aws_secret_access_key = ..., "SecretAccessKey": "...", AWS_SECRET_KEY=...
+    Scan(
+        re.compile(
+            r"(?i)(?<![A-Za-z0-9])(?:aws_?)?secret_?(?:access_?)?key[\"']?[ \t]{0,3}[:=][ \t]{0,3}"
+            r"[\"']?(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        _aws_secret_ok,
+        starts=("aws", "secret"),
+        fold=True,
+    ),
+    # bare: exactly 40 base64 characters between non-base64 characters
+    Scan(
+        re.compile(r"[A-Za-z0-9/+](?<![A-Za-z0-9/+=_\-.].)[A-Za-z0-9/+]{39}(?![A-Za-z0-9/+=_\-])"),
+        _bare_aws_secret_ok,
+    ),
+)
+
+
+def _valid_yymmdd(digits: str) -> bool:
+    month, day = int(digits[2:4]), int(digits[4:6])
+    return 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _kr_rrn_ok(match: str) -> bool:
+    """YYMMDD-GNNNNNN: a real month and day, and a gender/century digit 1-8. The check digit
+    is not tested: numbers issued since October 2020 no longer have one."""
+    digits = _NON_DIGIT.sub("", match)
+    return len(digits) == 13 and _valid_yymmdd(digits) and digits[6] in "12345678"
+
+
+def _us_ssn_ok(match: str) -> bool:
+    """AAA-GG-SSSS with the ranges the SSA never issues excluded (000, 666, 9xx; 00; 0000)."""
+    area, group, serial = match.split(match[3])
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+_NATIONAL_ID_SCANS = (
+    # Korean resident registration number: 900101-1234567
+    Scan(_num(r"\d", r"\d{5}-\d{7}"), _kr_rrn_ok, min_digits=13),
+    # US social security number: 123-45-6789 (dashes or spaces, one kind)
+    Scan(_num(r"\d", r"\d{2}([ \-])\d{2}\1\d{4}"), _us_ssn_ok, min_digits=9),
+)
+
+# IBAN lengths per country (ISO 13616 registry, the common ones); others: 15-34
+_IBAN_LENGTHS = {
+    "AD": 24, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24, "DE": 22,
+    "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FR": 27, "GB": 22, "GR": 27, "HR": 21,
+    "HU": 28, "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20, "LU": 20, "LV": 21,
+    "MC": 27, "MT": 31, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "RO": 24, "SA": 24,
+    "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TR": 26, "AE": 23, "IL": 23, "BR": 29,
+}  # fmt: skip
+
+
+def iban_ok(match: str) -> bool:
+    """The ISO 13616 mod-97 check (and the country's length, when known)."""
+    iban = match.replace(" ", "").upper()
+    if not 15 <= len(iban) <= 34:
+        return False
+    if _IBAN_LENGTHS.get(iban[:2], len(iban)) != len(iban):
+        return False
+    rearranged = iban[4:] + iban[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+_IBAN_SCANS = (
+    # compact (DE89370400440532013000) or printed in groups of four (DE89 3704 0044 ...)
+    Scan(
+        re.compile(
+            r"[A-Z](?<![A-Za-z0-9].)[A-Z]\d{2}"
+            r"(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?![A-Za-z0-9])"
+        ),
+        iban_ok,
+    ),
+)
+
+
+def _key_body_ok(match: str) -> bool:
+    """A header with a key after it: 40+ base64 characters (prose that names the header is not)."""
+    body = match.split("-----", 2)[-1].replace("\\n", "")
+    return sum(ch.isalnum() or ch in "+/" for ch in body) >= 40
+
+
+_PRIVATE_KEY_SCANS = (
+    # a PEM/OpenSSH/PGP private key block; without its END line (a cut text) up to 16k chars
+    Scan(
+        re.compile(
+            r"-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:(?!-----END )[\s\S]){0,16384}"
+            r"(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?"
+        ),
+        _key_body_ok,
+        starts=("-----BEGIN ",),
+    ),
+)
+
 _EMAIL_SCANS = (
     Scan(
         re.compile(
@@ -331,6 +451,27 @@ RULES: dict[str, Rule] = {
             "[CARD]",
             _CARD_SCANS,
             "payment card numbers: 13-19 digits, issuer digit 2-6, Luhn, uniform separators",
+        ),
+        Rule(
+            "aws_secret",
+            "[AWS_SECRET]",
+            _AWS_SECRET_SCANS,
+            "AWS secret access keys: 40 base64 characters mixing cases and digits, named "
+            "(aws_secret_access_key=, SecretAccessKey:) or bare",
+        ),
+        Rule(
+            "national_id",
+            "[NATIONAL_ID]",
+            _NATIONAL_ID_SCANS,
+            "Korean resident registration numbers (900101-1234567, a real date) and US "
+            "social security numbers (123-45-6789, issued ranges only)",
+        ),
+        Rule("iban", "[IBAN]", _IBAN_SCANS, "IBANs, compact or in groups of four, mod-97 check"),
+        Rule(
+            "private_key",
+            "[PRIVATE_KEY]",
+            _PRIVATE_KEY_SCANS,
+            "-----BEGIN ... PRIVATE KEY----- blocks (PEM, OpenSSH, PGP), also when cut short",
         ),
     )
 }
@@ -863,3 +1004,45 @@ def redact_exchange(
 ) -> SafeText:
     """The text and findings of one exchange as they may be stored and published."""
     return (redactor if redactor is not None else _DEFAULT).redact_exchange(exchange, findings)
+
+
+# ------------------------------------------------------------------ labels (version fields)
+
+# Version metadata (engine, model, template, parsers, gateway) and remediation words end
+# up as stored columns, version keys of live stats and exports, and Prometheus labels.
+# They are names, not prose: a value is kept only when it looks like one.
+LABEL_MAX_CHARS = 128
+REDACTED_LABEL = "redacted"
+_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@+\-]*", re.ASCII)
+# a long run of base64 characters mixing upper case, lower case and digits is a random
+# token (an AWS secret, a provider key), not a name: hashes are one case, and names are
+# short words between separators (meta-llama/Llama-3.1-8B-Instruct)
+_TOKENISH = re.compile(r"[A-Za-z0-9+/]{20,}", re.ASCII)
+
+
+def label_ok(value: str) -> bool:
+    """Whether a version field may be stored and used as a label as it is."""
+    if not 0 < len(value) <= LABEL_MAX_CHARS or not _LABEL.fullmatch(value):
+        return False
+    if any(_has_classes(run) for run in _TOKENISH.findall(value)):
+        return False
+    return not _DEFAULT.redact(value).changed
+
+
+_LABEL_MEMO: dict[str, str] = {}
+
+
+def safe_label(value: str) -> str:
+    """``value`` when it is a plain name or version (``label_ok``), else ``"redacted"``.
+
+    No hash of the refused value is kept: a short hash of a short secret (an SSN, a PIN)
+    can be reversed by trying every candidate."""
+    if len(value) > LABEL_MAX_CHARS:
+        return REDACTED_LABEL
+    hit = _LABEL_MEMO.get(value)
+    if hit is None:
+        hit = value if label_ok(value) else REDACTED_LABEL
+        if len(_LABEL_MEMO) >= _MEMO_ENTRIES:
+            _LABEL_MEMO.clear()
+        _LABEL_MEMO[value] = hit
+    return hit

@@ -16,8 +16,10 @@ import orjson
 import pyarrow as pa
 
 from leakline.detectors import Exchange, Finding, Verdict
+from leakline.detectors.structured_fields import slot_values
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.redact import Redactor, SafeText, json_safe
+from leakline.pipeline.core.redact import Redactor, SafeText, json_safe, safe_label
+from leakline.pipeline.core.request_config import dimensions
 from leakline.pipeline.core.versions import VERSION_COLUMNS
 
 UNKNOWN = "unknown"
@@ -77,12 +79,34 @@ SAMPLE_SCHEMA = pa.schema(
         # the whole gateway event, redacted like the text, for text-stored rows only:
         # regression cases replay it (``leakline export --regression``)
         ("event_json", pa.string()),
+        # request configuration as dimensions (``leakline.pipeline.core.request_config``)
+        ("thinking", pa.string()),  # on | off | default
+        ("reasoning_effort", pa.string()),
+        ("thinking_budget", pa.int64()),
+        ("include_reasoning", pa.bool_()),
+        ("tool_choice", pa.string()),  # auto | none | required | named | default | no_tools
+        ("tools_strict", pa.string()),  # all | some | none | no_tools
+        ("response_format_type", pa.string()),  # text | json_object | json_schema
+        ("response_format_strict", pa.bool_()),
+        ("temperature_bucket", pa.string()),
+        # in-schema reasoning slots of a structured answer, JSON {path: value}, redacted;
+        # observational data, kept whenever the row keeps text
+        ("reasoning_slots", pa.string()),
+        # operator dimensions: the event's tags as JSON {key: value}, values redacted like
+        # text (``--by tags.KEY``); token counts and the gateway's latency
+        ("tags", pa.string()),
+        ("prompt_tokens", pa.int64()),
+        ("completion_tokens", pa.int64()),
+        ("reasoning_tokens", pa.int64()),
+        ("latency_ms", pa.float64()),
     ]
 )
 
 # a larger event is not kept whole (its row still holds the text and findings)
 EVENT_JSON_MAX_BYTES = 1 << 20
-# event fields the row stores verbatim anyway (ids, times, versions): never redacted
+# event fields the row stores in columns of their own (ids, times, versions): not redacted
+# as text (a version that looks like a phone number must survive), but every string in them
+# must pass ``safe_label`` like the columns do (``_safe_plain``)
 _PLAIN_FIELDS = (
     "event_id",
     "ts",
@@ -156,6 +180,11 @@ def parse_ts(value: Any, fallback: datetime) -> datetime:
     return fallback
 
 
+def _latency(value: Any) -> float | None:
+    ok = type(value) in (int, float) and value >= 0 and value == value
+    return float(value) if ok else None
+
+
 def _remediation(event: dict[str, Any]) -> dict[str, Any]:
     value = event.get("remediation")
     return value if isinstance(value, dict) else {}
@@ -207,6 +236,7 @@ class RowBuilder:
         # everything that can fail is computed before the first append: a row is all or nothing
         findings_json = findings_to_json(safe.findings if safe is not None else verdict.findings)
         event_json = stored_event_json(event, self.redactor, exchange, safe) if stored else None
+        tags_json = self._tags(event)
         col["event_id"].append(exchange.event_id)
         col["ts"].append(parse_ts(event.get("ts"), now))
         col["ingested_at"].append(now)
@@ -240,8 +270,8 @@ class RowBuilder:
             orjson.dumps(verdict.detector_versions, option=orjson.OPT_SORT_KEYS).decode()
         )
         col["classifier_version"].append(classifier_version)
-        col["remediation_action"].append(_str_or_none(rem.get("action")))
-        col["remediation_outcome"].append(_str_or_none(rem.get("outcome")))
+        col["remediation_action"].append(_label_or_none(rem.get("action")))
+        col["remediation_outcome"].append(_label_or_none(rem.get("outcome")))
         col["remediation_attempts"].append(_int_or_none(rem.get("attempts")))
         col["remediation_extra_tokens"].append(_int_or_none(rem.get("extra_tokens")))
         col["text_stored"].append(stored)
@@ -253,7 +283,35 @@ class RowBuilder:
         col["worker_id"].append(self.worker_id)
         col["schema_version"].append(SCHEMA_VERSION)
         col["event_json"].append(event_json)
+        for name, value in dimensions(exchange).items():
+            col[name].append(value)
+        col["reasoning_slots"].append(
+            self._slots(exchange) if stored and exchange.response_format is not None else None
+        )
+        col["tags"].append(tags_json)
+        usage = event.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        for name in ("prompt_tokens", "completion_tokens", "reasoning_tokens"):
+            col[name].append(_int_or_none(usage.get(name)))
+        col["latency_ms"].append(_latency(event.get("latency_ms")))
         return safe
+
+    def _tags(self, event: dict[str, Any]) -> str | None:
+        tags = event.get("tags")
+        if not isinstance(tags, dict) or not tags:
+            return None
+        safe = self.redactor.redact_value(tags)  # a tag value may hold an e-mail or a key
+        return orjson.dumps(safe, option=orjson.OPT_SORT_KEYS).decode()
+
+    def _slots(self, exchange: Exchange) -> str | None:
+        slots = slot_values(exchange)
+        if not slots:
+            return None
+        try:
+            safe = self.redactor.redact_value(slots)
+            return orjson.dumps(safe).decode()
+        except Exception:  # hostile shapes: keep the row, not the slots
+            return None
 
     def table(self) -> pa.Table:
         return pa.table(self.columns, schema=SAMPLE_SCHEMA)
@@ -281,12 +339,16 @@ def stored_event_json(
 def _event_json(
     event: dict[str, Any], redactor: Redactor, exchange: Exchange | None, safe: SafeText | None
 ) -> str | None:
+    plain = _safe_plain(event, redactor) if redactor.enabled else {}
     changed = _may_need_redaction(event, redactor)
     if changed:
         redacted = redactor.redact_value(event)
-        # the row keeps these unredacted in its own columns; a version string or an id
-        # that merely looks like a number must survive so the case replays faithfully
+        # the row keeps these in its own columns; a version string or an id that merely
+        # looks like a number must survive so the case replays faithfully
         redacted.update({k: event[k] for k in _PLAIN_FIELDS if k in event})
+        redacted.update(plain)
+    elif plain:
+        redacted = {**event, **plain}
     else:
         redacted = event
     try:
@@ -296,21 +358,22 @@ def _event_json(
     if len(raw) > EVENT_JSON_MAX_BYTES:
         return None
     if redactor.enabled and event.get("chunks") is not None:
-        if not changed and exchange is not None and safe is not None:
-            # the event is stored as it came: its reassembled texts are the exchange's,
-            # which the row's redaction already scanned whole
-            if (safe.visible_text, safe.reasoning_text) != (
-                exchange.visible_text,
-                exchange.reasoning_text,
-            ):
-                return None
-            again = exchange
-            texts = [again.commentary_text]
+        # chunks are redacted one by one: a secret cut in two by a chunk boundary is
+        # missed, or only its first part is replaced. The stored chunks must reassemble
+        # into exactly the texts that redacting the whole texts gives, else no copy.
+        if exchange is None:
+            exchange = normalise(event)
+        again = exchange if not changed else normalise(orjson.loads(raw))
+        if safe is not None:
+            whole = [safe.visible_text, safe.reasoning_text]
         else:
-            again = normalise(orjson.loads(raw))
-            texts = [again.visible_text, again.reasoning_text, again.commentary_text]
-        texts += [call.arguments for call in again.tool_calls]
-        if any(text and redactor.redact(text).changed for text in texts):
+            whole = [redactor.redact_text(exchange.visible_text)]
+            whole.append(redactor.redact_text(exchange.reasoning_text))
+        whole.append(redactor.redact_text(exchange.commentary_text))
+        whole += [redactor.redact_text(call.arguments) for call in exchange.tool_calls]
+        stored = [again.visible_text, again.reasoning_text, again.commentary_text]
+        stored += [call.arguments for call in again.tool_calls]
+        if stored != whole:
             return None
     return raw.decode()
 
@@ -373,8 +436,43 @@ def _collect_strings(value: Any, out: list[str], depth: int) -> bool:
     return True
 
 
-def _str_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
+def _is_time(value: str) -> bool:
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def _label_or_none(value: Any) -> str | None:
+    return safe_label(value) if isinstance(value, str) and value else None
+
+
+def _safe_plain(event: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
+    """The plain fields whose copy in ``event_json`` must change: every string in the
+    version objects (known members or not), ``ts`` and the remediation words pass
+    ``safe_label``; nested values are redacted as text."""
+    out: dict[str, Any] = {}
+    ts = event.get("ts")
+    if type(ts) is str and ts and safe_label(ts) != ts and not _is_time(ts):
+        out["ts"] = safe_label(ts)
+    for key in ("engine", "model", "chat_template", "parsers", "gateway", "client", "remediation"):
+        obj = event.get(key)
+        if type(obj) is not dict:
+            continue
+        clean: dict[str, Any] = {}
+        for name, value in obj.items():
+            if type(name) is not str or safe_label(name) != name:
+                continue  # a key that is not a name is dropped, never stored
+            if type(value) is str:
+                clean[name] = safe_label(value) if value else value
+            elif value is None or type(value) in (bool, int, float):
+                clean[name] = value
+            else:
+                clean[name] = redactor.redact_value(value)
+        if clean != obj:
+            out[key] = clean
+    return out
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -62,6 +62,8 @@ from leakline.detectors.labels import ALL_LABELS, Layer
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.core.family_files import activate_data_dir
+from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
 
 if TYPE_CHECKING:  # DuckDB, Arrow and the store load only when the command runs
     import duckdb
@@ -102,7 +104,8 @@ _COUNTS: dict[str, str] = {
     **{f"layer_{layer.value}": f"list_contains(layers, '{layer.value}')" for layer in Layer},
     "tagged": "list_contains(labels, 'reasoning_leak') AND list_contains(labels, 'boundary_token')",
     "untagged": "list_contains(labels, 'reasoning_leak') "
-    "AND NOT list_contains(labels, 'boundary_token')",
+    "AND NOT list_contains(labels, 'boundary_token') AND NOT "
+    + _has_finding("reasoning_leak", "delimited", ["structured_field"]),
     "boundary_only": "list_contains(labels, 'boundary_token') "
     "AND NOT list_contains(labels, 'reasoning_leak')",
     "lone_end": "leaking AND " + _has_finding("reasoning_leak", "delimited", ["lone_end"]),
@@ -117,6 +120,13 @@ _COUNTS: dict[str, str] = {
     "AND NOT list_contains(labels, 'commentary_rendered')",
     "field_mismatch": f"reasoning_field IN {_FIELDS} AND client_reasoning_field IN {_FIELDS} "
     "AND reasoning_field <> client_reasoning_field",
+    # reasoning inside structured output, in-schema CoT slots, history (request side)
+    "field_reasoning_thinking": "thinking = 'on' AND "
+    + _has_finding("reasoning_leak", "delimited", ["structured_field"]),
+    "field_reasoning_other": "thinking <> 'on' AND "
+    + _has_finding("reasoning_leak", "delimited", ["structured_field"]),
+    "slot_order": _has_finding("reasoning_slot", "problem", ["answer_first"]),
+    "slot_bound": _has_finding("reasoning_slot", "problem", ["over_max_length", "over_max_items"]),
 }
 _SLICE = ("engine_name", "engine_version", "model_name")
 _CELL = (*_SLICE, "stream", "has_stop", "reasoning_parser", "tool_call_parser")
@@ -682,6 +692,26 @@ def _candidates(s: _Slice) -> list[Candidate]:
         _fact(
             s, "preamble_model", "preamble_plain", "preambles (not commentary)", layer=Layer.MODEL
         ),
+        _fact(
+            s,
+            "thinking_with_grammar",
+            "field_reasoning_thinking",
+            "reasoning in structured fields of requests with thinking on and a json_schema",
+        ),
+        _fact(
+            s,
+            "structured_field_reasoning",
+            "field_reasoning_other",
+            "reasoning in structured fields with thinking off or unset",
+        ),
+        _fact(s, "reasoning_slot_order", "slot_order", "answers written before reasoning slots"),
+        _fact(s, "reasoning_slot_bound", "slot_bound", "reasoning slots over maxLength/maxItems"),
+        _fact(
+            s,
+            "history_template_mismatch",
+            "history_mismatch",
+            "histories that break the family's reasoning-across-turns rules",
+        ),
     ]
     # two rows of the same rule (structured on reasoning models): keep the larger
     best: dict[str, Candidate] = {}
@@ -788,9 +818,16 @@ def _stop_pairs(s: _Slice) -> Pairs:
 
 
 def _where(
-    engine_version: str | None, engine_name: str | None, model_name: str | None
+    engine_version: str | None,
+    engine_name: str | None,
+    model_name: str | None,
+    where: Where | None = None,
 ) -> tuple[str, list[Any]]:
     conditions, params = ["true"], []
+    if where is not None:
+        more, values = where.sql()
+        conditions += more
+        params += values
     for column, value in (
         ("engine_version", engine_version),
         ("engine_name", engine_name),
@@ -825,13 +862,16 @@ def diagnose_store(
     engine_version: str | None = None,
     engine_name: str | None = None,
     model_name: str | None = None,
+    where: Where | None = None,
 ) -> list[VersionDiagnosis]:
     """One ``VersionDiagnosis`` per (engine, version, model) in the slice, most leaking first.
 
-    Filter values are bound parameters. Raises ``StoreError`` when nothing matches.
+    ``where``: the ``--where``/``--since``/``--until`` filter. Filter values are bound
+    parameters. Raises ``StoreError`` when nothing matches.
     """
-    where, params = _where(engine_version, engine_name, model_name)
-    cells = _fetch(con, _cells_sql(where), params)
+    flt = where
+    condition, params = _where(engine_version, engine_name, model_name, flt)
+    cells = _fetch(con, _cells_sql(condition), params)
     if not cells:
         asked = {
             "--version": engine_version,
@@ -839,6 +879,8 @@ def diagnose_store(
             "--model": model_name,
         }
         shown = ", ".join(f"{k} {v!r}" for k, v in asked.items() if v is not None)
+        if flt is not None and (flt.pairs or flt.since or flt.until):
+            shown = ", ".join(x for x in (shown, flt.describe()) if x)
         raise StoreError(
             f"no stored events match {shown}" if shown else "the store holds no events yet",
             hint="list what is stored with `leakline rates --by engine.name,engine.version,model.name`"
@@ -847,12 +889,12 @@ def diagnose_store(
         )
     pair_rows: dict[tuple[str, str, str], dict[tuple[Variant, Variant], tuple[int, int, int]]]
     pair_rows = defaultdict(dict)
-    for row in _fetch(con, _pairs_sql(where), params):
+    for row in _fetch(con, _pairs_sql(condition), params):
         key = (row["engine_name"], row["engine_version"], row["model_name"])
         variants = ((row["a_stream"], row["a_stop"]), (row["b_stream"], row["b_stop"]))
         pair_rows[key][variants] = (row["pairs"], row["disagree"], row["a_only"])
     fields: dict[tuple[str, str, str], dict[tuple[str, str], int]] = defaultdict(dict)
-    for row in _fetch(con, _fields_sql(where), params):
+    for row in _fetch(con, _fields_sql(condition), params):
         key = (row["engine_name"], row["engine_version"], row["model_name"])
         fields[key][(row["reasoning_field"], row["client_reasoning_field"])] = row["events"]
     by_slice: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
@@ -1004,6 +1046,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--engine", dest="engine_name", metavar="NAME", help="only this engine name")
     p.add_argument("--model", dest="model_name", metavar="NAME", help="only this model name")
+    add_filter_args(p)
+    p.add_argument(
+        "--include-gate", action="store_true", help="read gate replays too (left out by default)"
+    )
     p.add_argument("--format", default="table", choices=["table", "json"], help="output format")
     p.set_defaults(func=cmd_diagnose)
 
@@ -1023,12 +1069,17 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     from leakline.pipeline.store.database import read_only
 
     settings = from_env(data_dir=args.data_dir)
+    where = where_from_args(args)
+    if not args.include_gate:
+        where = where.production_only()
+    activate_data_dir(settings.data_dir)  # imported families join the built-in table
     with read_only(settings.data_dir) as con:
         result = diagnose_store(
             con,
             engine_version=args.engine_version,
             engine_name=args.engine_name,
             model_name=args.model_name,
+            where=where,
         )
     sys.stdout.write(render_json(result) if args.format == "json" else render_table(result))
     return 0

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leakline.detectors.labels import ALL_LABELS
+from leakline.pipeline.core import filters
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
@@ -103,33 +104,14 @@ class ExportOptions:
 
 
 def parse_time(text: str, flag: str) -> datetime:
-    try:
-        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise LeaklineError(
-            f"{flag} {text!r} is not a time",
-            hint="use RFC 3339, e.g. 2026-11-01T00:00:00Z or 2026-11-01",
-        ) from None
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    """RFC 3339 or a relative duration (``7d``): the one grammar of ``core.filters``."""
+    return filters.parse_time(text, flag)
 
 
 def parse_version_filters(items: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """``FIELD=VALUE`` pairs (a bare VALUE means engine.version); fields are whitelisted."""
-    from leakline.pipeline.store.database import GROUP_FIELDS
-
-    pairs = []
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep:
-            name, value = "engine.version", item
-        name = name.strip()
-        if name not in GROUP_FIELDS:
-            raise LeaklineError(
-                f"unknown version field {name!r} in --version {item!r}",
-                hint="use FIELD=VALUE with FIELD one of: " + ", ".join(GROUP_FIELDS),
-            )
-        pairs.append((name, value.strip()))
-    return tuple(pairs)
+    """``--version FIELD=VALUE`` pairs (a bare VALUE means engine.version), the older
+    spelling of ``--where``; fields are whitelisted (``core.filters.FIELDS``)."""
+    return filters.parse_pairs(items, "--version", bare="engine.version")
 
 
 def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
@@ -144,29 +126,15 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 def build_query(flt: ExportFilter, columns: Sequence[str]) -> tuple[str, list[Any]]:
     """SELECT over ``samples_reviewed``: column names from a whitelist, values bound."""
-    from leakline.pipeline.store.database import GROUP_FIELDS
-
-    conditions = ["text_stored"]
-    params: list[Any] = []
-    if flt.since:
-        conditions.append("ts >= CAST(? AS TIMESTAMPTZ)")
-        params.append(flt.since.isoformat())
-    if flt.until:
-        conditions.append("ts < CAST(? AS TIMESTAMPTZ)")
-        params.append(flt.until.isoformat())
+    where = filters.Where(flt.versions, flt.since, flt.until)  # the one filter grammar
+    window, params = where.sql()
+    conditions = ["text_stored", *window]
     if flt.api:
         conditions.append("api = ?")
         params.append(flt.api)
     if flt.stream is not None:
         conditions.append("stream = ?")
         params.append(flt.stream)
-    by_field: dict[str, list[str]] = defaultdict(list)
-    for name, value in flt.versions:
-        by_field[name].append(value)
-    for name, values in by_field.items():
-        column = GROUP_FIELDS[name]  # whitelisted by parse_version_filters
-        conditions.append("(" + " OR ".join(f"CAST({column} AS VARCHAR) = ?" for _ in values) + ")")
-        params.extend(values)
     # label and source filters pick leaking rows; clean rows stay candidates for negatives
     positive = []
     if flt.labels:
@@ -772,8 +740,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--regression", metavar="DIR", type=Path, help="also write regression cases to DIR"
     )
-    p.add_argument("--since", metavar="TIME", help="only events at or after this RFC 3339 time")
-    p.add_argument("--until", metavar="TIME", help="only events before this RFC 3339 time")
+    filters.add_filter_args(p)
     p.add_argument(
         "--label",
         action="append",
@@ -786,8 +753,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FIELD=VALUE",
-        help="only this version, e.g. engine.version=0.31.0 or model.name=Qwen/Qwen3-8B "
-        "(a bare VALUE means engine.version); repeat: same field = any of, fields = all of",
+        help="the same as --where, e.g. engine.version=0.31.0 or model.name=Qwen/Qwen3-8B "
+        "(a bare VALUE means engine.version)",
     )
     p.add_argument("--api", choices=APIS, help="only this API")
     p.add_argument(
@@ -825,6 +792,11 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="regression cases whose replay disagrees with their labels: skip them (listed "
         "in the manifest) or keep them (the regression tests then fail on them)",
     )
+    p.add_argument(
+        "--include-gate",
+        action="store_true",
+        help="export gate replies too (left out by default: they are not production traffic)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_export)
 
@@ -841,11 +813,14 @@ def add_parser(subparsers: Any) -> None:
 
 
 def filter_from_args(args: argparse.Namespace) -> ExportFilter:
+    where = filters.where_from_args(args, aliases=[("version", "--version", "engine.version")])
+    if not args.include_gate:  # gate replies are not production traffic
+        where = where.production_only()
     return ExportFilter(
-        since=parse_time(args.since, "--since") if args.since else None,
-        until=parse_time(args.until, "--until") if args.until else None,
+        since=where.since,
+        until=where.until,
         labels=check_labels(args.label),
-        versions=parse_version_filters(args.version),
+        versions=where.pairs,
         api=args.api,
         stream=args.stream,
         sources=tuple(sorted(set(args.source))),

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
 from leakline.pipeline.store.reviews import Review, ReviewWriter, parse_labels
 
 if TYPE_CHECKING:
@@ -57,13 +58,14 @@ class ReviewFilter:
     labels: tuple[str, ...] = ()  # machine labels: any of these
     versions: tuple[tuple[str, str], ...] = ()
     limit: int | None = 50
+    where: Where = Where()  # --where / --since / --until (``versions`` is the older --version)
 
 
 def pending(
     con: duckdb.DuckDBPyConnection, data_dir: Path, flt: ReviewFilter
 ) -> list[dict[str, Any]]:
     """Text-stored samples nobody reviewed yet: leaking first, then oldest first."""
-    from leakline.pipeline.store.database import GROUP_FIELDS, ensure_review_views
+    from leakline.pipeline.store.database import ensure_review_views
 
     ensure_review_views(con, data_dir)
     conditions = ["text_stored", "label_source = 'machine'"]
@@ -71,13 +73,11 @@ def pending(
     if flt.labels:
         conditions.append("list_has_any(labels, CAST(? AS VARCHAR[]))")
         params.append(list(flt.labels))
-    by_field: dict[str, list[str]] = {}
-    for name, value in flt.versions:
-        by_field.setdefault(name, []).append(value)
-    for name, values in by_field.items():
-        column = GROUP_FIELDS[name]  # whitelisted by parse_version_filters
-        conditions.append("(" + " OR ".join(f"CAST({column} AS VARCHAR) = ?" for _ in values) + ")")
-        params.extend(values)
+    window, values = Where(
+        (*flt.versions, *flt.where.pairs), flt.where.since, flt.where.until
+    ).sql()
+    conditions += window
+    params += values
     sql = (
         f"SELECT {', '.join(_COLUMNS)} FROM samples_reviewed WHERE {' AND '.join(conditions)}\n"
         "ORDER BY len(labels) = 0, ts, event_id"
@@ -341,7 +341,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="FIELD=VALUE",
-        help="only this version, e.g. engine.version=0.31.0 (a bare VALUE means engine.version)",
+        help="the same as --where, e.g. engine.version=0.31.0 (a bare VALUE means engine.version)",
+    )
+    add_filter_args(p, what="samples")
+    p.add_argument(
+        "--include-gate",
+        action="store_true",
+        help="gate replies too (left out by default: they are not production traffic)",
     )
     p.add_argument("--limit", type=int, default=50, help="at most this many pending samples")
     p.add_argument(
@@ -398,6 +404,9 @@ def cmd_review(args: argparse.Namespace) -> int:
         labels=check_labels(args.label),
         versions=parse_version_filters(args.version),
         limit=args.limit,
+        where=where_from_args(args)
+        if args.include_gate
+        else where_from_args(args).production_only(),
     )
     sets = [_parse_set(item) for item in args.set]  # validate everything before writing
     reviewer = _reviewer(args)

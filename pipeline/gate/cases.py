@@ -10,14 +10,17 @@ text turns.
 from __future__ import annotations
 
 import copy
+import hashlib
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.filters import FIELDS, Where, parse_time
 from leakline.pipeline.gate.engine.gen import ToolSpec, read_request
 
 CASE_FORMAT = "leakline.regression/1"
@@ -51,6 +54,67 @@ class Case:
     api: str
     request: dict[str, Any]
     expected_labels: tuple[str, ...]
+    # where the case came from (contract 1 ``origin``: engine, model, template, ... versions)
+    origin: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def values(self) -> dict[str, Any]:
+        """The case's origin by ``--where`` field name (``core.filters.FIELDS``)."""
+        out: dict[str, Any] = {"api": self.origin.get("api", self.api)}
+        for name in FIELDS:
+            section, _, key = name.partition(".")
+            part = self.origin.get(section)
+            if key and isinstance(part, dict) and part.get(key) is not None:
+                out[name] = part[key]
+        if "stream" in self.origin:
+            out["stream"] = self.origin["stream"]
+        return out
+
+    def first_seen(self) -> datetime | None:
+        text = self.origin.get("first_seen")
+        if not isinstance(text, str):
+            return None
+        try:
+            return parse_time(text, "first_seen")
+        except LeaklineError:
+            return None
+
+    def stratum(self) -> tuple[tuple[str, ...], str]:
+        """(label set, origin version): ``--max-cases`` samples across these."""
+        v = self.values()
+        version = " ".join(
+            str(v.get(name, "unknown")) for name in ("engine.name", "engine.version", "model.name")
+        )
+        return tuple(sorted(self.expected_labels)), version
+
+
+def select_cases(
+    cases: list[Case], where: Where | None = None, max_cases: int | None = None, seed: int = 0
+) -> list[Case]:
+    """The cases ``where`` keeps (by origin fields; ``--since``/``--until`` by first_seen),
+    then at most ``max_cases`` of them, stratified: every (label set, origin version)
+    stratum gets a case before any gets a second. Deterministic for a ``seed``."""
+    if where is not None:
+        cases = [c for c in cases if where.matches(c.values(), c.first_seen())]
+    if max_cases is None or len(cases) <= max_cases:
+        return cases
+    strata: dict[tuple[tuple[str, ...], str], list[Case]] = {}
+    for case in cases:
+        strata.setdefault(case.stratum(), []).append(case)
+
+    def shuffled(group: list[Case]) -> list[Case]:
+        key = lambda c: hashlib.sha256(f"{seed}\0{c.case_id}".encode()).digest()  # noqa: E731
+        return sorted(group, key=key)
+
+    queues = [
+        shuffled(group) for _, group in sorted(strata.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    ]
+    chosen: list[Case] = []
+    while len(chosen) < max_cases:
+        for queue in queues:
+            if queue and len(chosen) < max_cases:
+                chosen.append(queue.pop(0))
+    picked = {c.case_id for c in chosen}
+    return [c for c in cases if c.case_id in picked]  # the directory's order
 
 
 @dataclass(frozen=True, order=True)
@@ -114,6 +178,7 @@ def load_cases(directory: Path) -> list[Case]:
                     api=api,
                     request=request,
                     expected_labels=tuple(raw.get("expected_labels") or ()),
+                    origin=raw.get("origin") if isinstance(raw.get("origin"), dict) else {},
                 )
             )
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:

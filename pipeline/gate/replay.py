@@ -1,5 +1,5 @@
 """The gate's side of a replay: send one request with the official SDK, and the candidate
-versions (``Tags``) to stamp on the event that ``leakline.pipeline.ingest.producer.build_event`` makes of it.
+versions (``Tags``) to stamp on the event that ``leakline.client.build_event`` makes of it.
 
 chat.completions and Responses go through ``openai``; Messages through ``anthropic``.
 A streamed reply is kept as the SDK's parsed chunks/events (``model_dump``), a

@@ -32,6 +32,12 @@ def _pct(value: float) -> str:
     return f"{value:.1%}" if value else "·"
 
 
+def _with_interval(rate: float, interval: list[float] | None) -> str:
+    if not interval:
+        return f"{rate:.1%}"
+    return f"{rate:.1%} ({interval[0] * 100:.1f}–{interval[1] * 100:.1f})"
+
+
 def render(report: dict[str, Any]) -> str:
     from rich.console import Console
     from rich.table import Table
@@ -64,27 +70,46 @@ def render(report: dict[str, Any]) -> str:
     console = Console(file=buffer, width=1000)  # natural width: never truncate a label
     console.print(table)
     if report["comparison"]:
+        alpha = report.get("alpha", 1.0)
         verdicts = Table(
             title=f"candidate vs baseline ({report['baseline']['source']}: "
-            f"{report['baseline']['spec']}), tolerance {report['tolerance']:.1%}"
+            f"{report['baseline']['spec']}), tolerance {report['tolerance']:.1%}, alpha {alpha}"
         )
-        for name in ("label", "baseline", "candidate", "delta", "verdict"):
+        for name in ("label", "baseline (95% CI)", "candidate (95% CI)", "delta", "p", "verdict"):
             verdicts.add_column(name, justify="left" if name == "label" else "right")
         for row in report["comparison"]:
             if row["label"] != OVERALL and not (row["baseline"] or row["candidate"]):
                 continue
+            if row["regressed"]:
+                verdict = "[red]REGRESSED[/red]"
+            elif row.get("above_tolerance"):
+                verdict = "above, not significant"
+            else:
+                verdict = "ok"
+            p = row.get("p_value")
             verdicts.add_row(
                 row["label"],
-                f"{row['baseline']:.1%}",
-                f"{row['candidate']:.1%}",
+                _with_interval(row["baseline"], row.get("baseline_interval")),
+                _with_interval(row["candidate"], row.get("candidate_interval")),
                 f"{row['delta']:+.1%}",
-                "[red]REGRESSED[/red]" if row["regressed"] else "ok",
+                "–" if p is None else (f"{p:.2g}" if p >= 1e-6 else "<1e-6"),
+                verdict,
             )
         console.print(verdicts)
     if report["errors"]:
         console.print(
             f"[red]{report['errors']} request(s) failed[/red], e.g. "
             f"{report['failures'][0]['error']}"
+        )
+    if report.get("triggering"):  # tool-call triggering (leakline.pipeline.gate.triggering)
+        from leakline.pipeline.gate.triggering import render_lines
+
+        for line in render_lines(report["triggering"]):
+            console.print(line)
+    if report.get("incomplete"):
+        console.print(
+            f"[yellow]INCOMPLETE: {report['requests']} of {report['planned_requests']} "
+            "requests finished before Ctrl-C[/yellow]"
         )
     console.print(f"[bold]{report['summary']}[/bold]")
     return buffer.getvalue()

@@ -5,22 +5,24 @@ the upgrade when its leak rates regress.
 2. send every case in every stream x stop x structured (x tools) combination with the
    official SDK (``leakline.pipeline.gate.replay``), tagged with the candidate's versions
 3. validate each reply as a gateway event v1, run the detectors and store the rows
-   (``process_batch`` -> ``ParquetSink`` -> ``init_store``), so ``leakline rates`` shows
-   the candidate next to every other version
-4. compare per-label and overall leak rates with the baseline (a stored version or a
-   rate file) within ``--tolerance``; print the matrix, write the JSON report
+   (``process_batch`` -> ``ParquetSink`` -> ``init_store``) from a ``gate-<run id>`` topic,
+   so they are ``source = 'gate'`` rows: ``rates --include-gate`` shows them
+4. compare per-label and overall leak rates with the baseline (the same cases replayed
+   against a stored version, or a rate file): a regression is above ``--tolerance`` and
+   significant at ``--alpha``; print the matrix, write the JSON report
 
-Exit status: 0 pass, 1 regression (or failed requests), 2 misuse. Rates, baselines and
+Exit status: 0 pass, 1 regression (or failed requests), 2 misuse, 130 Ctrl-C. Rates, baselines and
 the rate file format: ``leakline.pipeline.gate.rates``; the matrix and report: ``leakline.pipeline.gate.report``.
 """
 
 from __future__ import annotations
 
 import argparse
+import queue
 import sys
+import threading
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,10 +31,13 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from leakline import __version__
+from leakline.client.event import build_event
 from leakline.pipeline.core.command import positive_int, register, run_standalone
 from leakline.pipeline.core.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
 from leakline.pipeline.gate.rates import (
+    BASELINE_SOURCES,
     RATES_FORMAT,
     Baseline,
     Outcome,
@@ -44,7 +49,6 @@ from leakline.pipeline.gate.rates import (
 )
 from leakline.pipeline.gate.replay import Replayer, ReplayError, Tags
 from leakline.pipeline.gate.report import REPORT_FORMAT, matrix, render, write_json
-from leakline.pipeline.ingest.producer.event import build_event
 
 if TYPE_CHECKING:  # jsonschema and the SDKs load only when the command runs
     from leakline.pipeline.gate.cases import Case
@@ -61,12 +65,29 @@ official openai SDK (chat.completions; --responses: client.responses.create) or 
 official anthropic SDK (--messages). Replies are labeled by the detectors and stored in
 --data-dir tagged with the candidate versions (see `leakline rates --by engine.version`).
 
+Before the first request the plan is printed (cases x combinations = requests); the
+progress bar shows an ETA. --max-cases N replays N cases, stratified by label set and
+origin version (--seed picks another N); --where/--since/--until pick cases by their
+origin (the fields of `rates --by`; times by the case's first_seen).
+
 The baseline is a stored version (--baseline-version engine.version=V1, any `rates --by`
 fields, comma-separated) or a rate file (--baseline-rates FILE, written by --write-rates:
-{"format": "leakline.rates/1", "overall": r, "labels": {label: r}}). A label or the overall
-rate regresses when candidate > baseline + tolerance.
+{"format": "leakline.rates/1", "overall": r, "labels": {label: r}, "total": n}). A stored
+baseline is the earlier gate replies of the same cases and combinations (run the gate
+once against V1 first); --baseline-from production compares with all production traffic
+at V1 instead, a different population. A label or the overall rate regresses when
+candidate > baseline + tolerance AND the rise is significant at --alpha (the one-sided
+two-proportion z-test of `leakline compare`; against a rate file without "total", an
+exact binomial test against its rate).
 
-exit status: 0 pass, 1 regression or failed requests, 2 misuse (with a hint).
+Gate replies are stored with source=gate: `rates`, `compare` and `diagnose` leave them
+out unless --include-gate (or --where source=gate).
+
+Ctrl-C stops the run within about a second: queued requests are cancelled, the report
+(--report) is written marked "incomplete": true, nothing is stored, exit status 130.
+
+exit status: 0 pass, 1 regression or failed requests, 2 misuse (with a hint), 130
+interrupted.
 """
 
 # ------------------------------------------------------------------ replay
@@ -88,24 +109,65 @@ class GateConfig:
     baseline_rates: Path | None = None
     report: Path | None = None
     write_rates: Path | None = None
+    alpha: float = 0.05
+    baseline_from: str = "gate"  # "gate": the same cases replayed earlier; "production"
+    where: Where | None = None  # which cases, by their origin (--where/--since/--until)
+    max_cases: int | None = None
+    seed: int = 0
 
 
-def _replay(
+@dataclass
+class Replayed:
+    """What ``_replay`` sent: every planned outcome, the events that came back, and
+    whether Ctrl-C stopped the run (then ``done`` holds only the requests that finished)."""
+
+    planned: list[Outcome]
+    done: list[Outcome]
+    events: list[dict[str, Any]]
+    interrupted: bool = False
+
+
+def plan_jobs(
     config: GateConfig, cases: list[Case], run_id: str
-) -> tuple[list[Outcome], list[dict[str, Any]]]:
-    """Send every variant; returns outcomes (labels filled later) and the events built."""
-    from leakline.pipeline.core.contract import ContractError, validate_event
-    from leakline.pipeline.core.progress import progress_bar
+) -> list[tuple[Outcome, dict[str, Any]]]:
     from leakline.pipeline.gate.cases import build_request, combos_for
 
-    replayer = Replayer(config.api, config.endpoint, config.api_key, config.timeout_s)
     jobs = []
     for case in cases:
         for combo in combos_for(case):
             body = build_request(case, combo, config.api, config.model)
             event_id = f"gate-{run_id}-{case.case_id[:40]}-{combo.slug}"
             jobs.append((Outcome(case.case_id, combo, event_id), body))
+    return jobs
 
+
+def plan_text(config: GateConfig, cases: int, of: int, requests: int) -> str:
+    per_case = "8 each, 16 with tools"
+    chosen = f"{cases} cases" if cases == of else f"{cases} of {of} cases"
+    how = []
+    if config.where is not None and (
+        config.where.pairs or config.where.since or config.where.until
+    ):
+        how.append(f"where {config.where.describe()}")
+    if config.max_cases is not None and cases < of:
+        how.append(f"--max-cases {config.max_cases}, stratified by label set and version")
+    return (
+        f"gate plan: {chosen}{' (' + '; '.join(how) + ')' if how else ''} x combinations "
+        f"({per_case}) = {requests} requests to {config.endpoint}, "
+        f"{config.concurrency} in flight"
+    )
+
+
+def _replay(config: GateConfig, jobs: list[tuple[Outcome, dict[str, Any]]]) -> Replayed:
+    """Send every variant from ``config.concurrency`` daemon threads.
+
+    Ctrl-C in the main thread cancels the queued requests at once (in-flight ones are
+    abandoned: daemon threads never hold up the exit) and returns what finished.
+    """
+    from leakline.pipeline.core.contract import ContractError, validate_event
+    from leakline.pipeline.core.progress import progress_bar
+
+    replayer = Replayer(config.api, config.endpoint, config.api_key, config.timeout_s)
     events: dict[str, dict[str, Any]] = {}
 
     def run(outcome: Outcome, body: dict[str, Any]) -> None:
@@ -126,35 +188,72 @@ def _replay(
             return
         events[outcome.event_id] = event
 
-    def settle(outcome: Outcome, future: Future[None]) -> None:
-        try:
-            future.result()
-        except ReplayError as exc:
-            outcome.error = str(exc)
+    planned = [o for o, _ in jobs]
+    done: list[Outcome] = []
+    cancel = threading.Event()
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+    fatal: list[BaseException] = []
 
-    with progress_bar() as progress:
+    def worker() -> None:
+        while not cancel.is_set():
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            outcome, body = jobs[i]
+            try:
+                run(outcome, body)
+            except ReplayError as exc:
+                outcome.error = str(exc)
+            except BaseException as exc:  # misuse (the SDK refused a request): stop the run
+                fatal.append(exc)
+                cancel.set()
+            finished.put(i)
+
+    interrupted = False
+    with progress_bar(eta=True) as progress:
         task = progress.add_task(f"gate {config.api} -> {config.endpoint}", total=len(jobs))
-        first, body = jobs[0]
-        try:  # one request alone first: an unreachable endpoint is misuse, not N failures
-            run(first, body)
-        except ReplayError as exc:
-            if exc.connection:
-                raise LeaklineError(str(exc), hint=SIM_HINT) from None
-            first.error = str(exc)
-        progress.advance(task)
-        with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
-            pending = [(o, pool.submit(run, o, b)) for o, b in jobs[1:]]
-            for outcome, future in pending:
-                settle(outcome, future)
+        try:
+            first, body = jobs[0]
+            try:  # one request alone first: an unreachable endpoint is misuse, not N failures
+                run(first, body)
+            except ReplayError as exc:
+                if exc.connection:
+                    raise LeaklineError(str(exc), hint=SIM_HINT) from None
+                first.error = str(exc)
+            done.append(first)
+            progress.advance(task)
+            for i in range(1, len(jobs)):
+                todo.put(i)
+            for _ in range(min(config.concurrency, len(jobs) - 1)):
+                threading.Thread(target=worker, name="gate-replay", daemon=True).start()
+            while len(done) < len(jobs) and not fatal:
+                try:
+                    i = finished.get(timeout=0.2)
+                except queue.Empty:
+                    continue
+                done.append(jobs[i][0])
                 progress.advance(task)
-    outcomes = [o for o, _ in jobs]
-    return outcomes, [events[o.event_id] for o in outcomes if o.event_id in events]
+        except KeyboardInterrupt:
+            interrupted = True
+            cancel.set()
+        if fatal:
+            raise fatal[0]
+    return Replayed(
+        planned, done, [events[o.event_id] for o in done if o.event_id in events], interrupted
+    )
 
 
 def _detect_and_store(
-    config: GateConfig, run_id: str, outcomes: list[Outcome], events: list[dict[str, Any]]
+    config: GateConfig,
+    run_id: str,
+    outcomes: list[Outcome],
+    events: list[dict[str, Any]],
+    store: bool = True,
 ) -> list[Path]:
-    """Label with the worker's own batch function and store the rows like a worker does."""
+    """Label with the worker's own batch function and store the rows like a worker does
+    (not for an interrupted run: a partial run must not become a baseline)."""
     from leakline.pipeline.core.process import RawRecord, process_batch
     from leakline.pipeline.core.rows import Origin
     from leakline.pipeline.store.database import init_store
@@ -181,22 +280,32 @@ def _detect_and_store(
             outcome.labels = tuple(sorted(verdicts[outcome.event_id]))
         else:
             outcome.error = rejected.get(outcome.event_id, "event was not processed")
+    if not store:
+        return []
     written = ParquetSink(config.data_dir).write(result.rows.table())
     init_store(config.data_dir)
     return written
 
 
 def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
-    """Run the gate; returns (exit status, report)."""
-    from leakline.pipeline.gate.cases import load_cases
+    """Run the gate; returns (exit status, report). Exit 130 when Ctrl-C stopped it."""
+    from leakline.pipeline.gate.cases import load_cases, select_cases
 
-    cases = load_cases(config.regression)
+    every = load_cases(config.regression)
+    cases = select_cases(every, config.where, config.max_cases, config.seed)
+    if not cases:
+        raise LeaklineError(
+            f"no regression case matches {config.where.describe() if config.where else ''}",
+            hint="the fields are those of the cases' origin (engine.version, model.name, ...)",
+        )
     if config.baseline_version is None and config.baseline_rates is None and not config.write_rates:
         raise LeaklineError(
             "no baseline to compare with",
             hint="pass --baseline-version engine.version=V1 or --baseline-rates FILE "
             "(or only --write-rates FILE to record a first baseline)",
         )
+    run_id = uuid.uuid4().hex[:12]
+    jobs = plan_jobs(config, cases, run_id)
     # the baseline is read before the candidate rows are stored, so they never mix
     baseline: Baseline | None = None
     if config.baseline_version is not None:
@@ -208,41 +317,70 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
                 hint="give the candidate its own --engine-version, or compare with the "
                 "version it replaces",
             )
-        baseline = baseline_from_store(config.data_dir, config.baseline_version)
+        plan = {(o.case_id[:40], o.combo.slug) for o, _ in jobs}
+        baseline = baseline_from_store(
+            config.data_dir, config.baseline_version, config.baseline_from, plan
+        )
+        if baseline.coverage and baseline.coverage[0] < baseline.coverage[1]:
+            print(
+                f"leakline gate: the baseline has {baseline.coverage[0]} of the "
+                f"{baseline.coverage[1]} planned case combinations; rates compare those it has "
+                "with all of this run (gate the baseline with the same cases for a like-for-like "
+                "comparison)",
+                file=sys.stderr,
+            )
     elif config.baseline_rates is not None:
         baseline = baseline_from_file(config.baseline_rates)
 
-    run_id = uuid.uuid4().hex[:12]
+    print(plan_text(config, len(cases), len(every), len(jobs)), file=sys.stderr, flush=True)
     started = datetime.now(UTC)
-    outcomes, events = _replay(config, cases, run_id)
-    if not events:  # nothing at all came back: a wrong URL, model or mode, not a regression
+    replayed = _replay(config, jobs)
+    outcomes, events = replayed.done, replayed.events
+    if not events and not replayed.interrupted:
+        # nothing at all came back: a wrong URL, model or mode, not a regression
         raise LeaklineError(
             f"all {len(outcomes)} requests to {config.endpoint} failed; first: {outcomes[0].error}",
             hint="check --endpoint (the base URL ending in /v1), --model, and "
             "--responses/--messages for what the endpoint speaks",
         )
-    written = _detect_and_store(config, run_id, outcomes, events)
+    written = _detect_and_store(config, run_id, outcomes, events, store=not replayed.interrupted)
     candidate = rates_of(outcomes)
-    comparison = compare(candidate, baseline.rates, config.tolerance) if baseline else []
+    comparison = (
+        compare(candidate, baseline.rates, config.tolerance, config.alpha) if baseline else []
+    )
     regressed = [row["label"] for row in comparison if row["regressed"]]
+    from leakline.pipeline.gate.triggering import gate_triggering  # K2VV: called a tool?
+
+    triggering = gate_triggering(config, outcomes, events)
+    if triggering["comparison"]["regressed"]:
+        regressed.append(triggering["comparison"]["label"])
     failures = [
         {"case_id": o.case_id, **o.combo.as_dict(), "error": o.error} for o in outcomes if o.error
     ]
-    passed = not regressed and not failures and candidate.total > 0
-    if regressed:
+    passed = not replayed.interrupted and not regressed and not failures and candidate.total > 0
+    if replayed.interrupted:
+        summary = (
+            f"gate INTERRUPTED after {len(outcomes)} of {len(jobs)} requests: the report is "
+            "incomplete, no verdict, nothing stored"
+        )
+    elif regressed:
         summary = "gate FAILED: leak rate regressed for " + ", ".join(regressed)
     elif failures:
         summary = f"gate FAILED: {len(failures)} of {len(outcomes)} requests failed"
     elif baseline is None:
         summary = f"gate recorded rates of {candidate.total} replies (no baseline to compare)"
     else:
-        summary = f"gate PASSED: no label above baseline + {config.tolerance:.1%}"
+        summary = (
+            f"gate PASSED: no label above baseline + {config.tolerance:.1%} "
+            f"with significance at alpha {config.alpha}"
+        )
     tags = config.tags.event_fields()
     report: dict[str, Any] = {
         "format": REPORT_FORMAT,
         "leakline_version": __version__,
         "run_id": run_id,
         "started_at": started.isoformat().replace("+00:00", "Z"),
+        "incomplete": replayed.interrupted,
         "passed": passed,
         "summary": summary,
         "endpoint": config.endpoint,
@@ -250,17 +388,30 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
         "model": config.model,
         "candidate": {k: tags[k] for k in ("engine", "model", "chat_template", "parsers")},
         "baseline": (
-            {"source": baseline.source, "spec": baseline.spec, **baseline.rates.to_json()}
+            {
+                "source": baseline.source,
+                "spec": baseline.spec,
+                **baseline.rates.to_json(),
+                **(
+                    {"coverage": dict(zip(("matched", "planned"), baseline.coverage, strict=True))}
+                    if baseline.coverage
+                    else {}
+                ),
+            }
             if baseline
             else None
         ),
         "tolerance": config.tolerance,
+        "alpha": config.alpha,
         "cases": len(cases),
+        "cases_available": len(every),
+        "planned_requests": len(jobs),
         "requests": len(outcomes),
         "errors": len(failures),
         "candidate_rates": candidate.to_json(),
         "comparison": comparison,
         "regressed_labels": regressed,
+        "triggering": triggering,
         "matrix": matrix(outcomes),
         "leaking": [
             {
@@ -275,7 +426,7 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
         "failures": failures[:200],
         "stored_files": [str(p) for p in written],
     }
-    if config.write_rates:
+    if config.write_rates and not replayed.interrupted:
         write_json(
             config.write_rates,
             {
@@ -283,6 +434,9 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
                 "overall": candidate.overall,
                 "labels": candidate.to_json()["labels"],
                 "total": candidate.total,
+                "triggering": {
+                    k: triggering[k] for k in ("f1_recorded", "decisions")
+                },  # a later run's trigger baseline
                 "source": {
                     "run_id": run_id,
                     "endpoint": config.endpoint,
@@ -293,6 +447,8 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
         )
     if config.report:
         write_json(config.report, report)
+    if replayed.interrupted:
+        return 130, report
     return (0 if passed else 1), report
 
 
@@ -364,10 +520,36 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help='a rate file: {"overall": r, "labels": {label: r}}',
     )
     p.add_argument(
+        "--baseline-from",
+        choices=BASELINE_SOURCES,
+        default="gate",
+        help="with --baseline-version: earlier gate replies of the same cases and "
+        "combinations (gate, the default), or all production traffic at that version "
+        "(production: other prompts, a different population)",
+    )
+    p.add_argument(
         "--tolerance",
         type=_tolerance,
         default=0.02,
         help="allowed rise of a rate over the baseline (default: 0.02)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=_tolerance,
+        default=0.05,
+        help="a rise regresses only when also significant at this level, by the test of "
+        "`leakline compare` (one-sided); 1 = tolerance only (default: 0.05)",
+    )
+    sel = p.add_argument_group("which cases (default: all)")
+    add_filter_args(sel, what="cases (by their origin; times by first_seen)")
+    sel.add_argument(
+        "--max-cases",
+        type=positive_int,
+        metavar="N",
+        help="replay at most N cases, stratified by label set and origin version",
+    )
+    sel.add_argument(
+        "--seed", type=int, default=0, help="which N cases --max-cases picks (default: 0)"
     )
     p.add_argument("--report", metavar="FILE", type=Path, help="write the JSON report here")
     p.add_argument(
@@ -429,9 +611,22 @@ def cmd_gate(args: argparse.Namespace) -> int:
         baseline_rates=args.baseline_rates,
         report=args.report,
         write_rates=args.write_rates,
+        alpha=args.alpha,
+        baseline_from=args.baseline_from,
+        where=where_from_args(args),
+        max_cases=args.max_cases,
+        seed=args.seed,
     )
+    from leakline.pipeline.core.family_files import activate_data_dir
+
+    activate_data_dir(config.data_dir)  # imported families join the built-in table
     status, report = run_gate(config)
     sys.stdout.write(render(report))
+    if status == 130:
+        print(
+            "interrupted: partial report" + (f" in {config.report}" if config.report else ""),
+            file=sys.stderr,
+        )
     return status
 
 

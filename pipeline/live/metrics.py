@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Iterable
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -85,6 +86,38 @@ class WorkerMetrics:
             ("topic", "partition"),
             registry=r,
         )
+        self.quarantined = Counter(
+            "leakline_quarantined_files",
+            "Unreadable Parquet files this worker moved to DATA_DIR/quarantine/",
+            registry=r,
+        )
+        self.compaction_failures = Counter(
+            "leakline_compaction_failures",
+            "Periodic compactions (or days of one) that failed",
+            registry=r,
+        )
+        self.model_reload_failures = Counter(
+            "leakline_model_reload_failures",
+            "Promoted classifiers a batch process refused (hash or parse check failed); "
+            "it keeps the model it has. Counted once per batch process",
+            registry=r,
+        )
+        self.model_info = Gauge(
+            "leakline_model_info",
+            "The classifier the batch processes run (value 1; version 'none' without one)",
+            ("version",),
+            registry=r,
+        )
+        self.version_regression = Gauge(
+            "leakline_version_regression",
+            "1 per new version whose leak rate (24 h, event time) is significantly above the "
+            "version it replaced for the same model (one-sided two-proportion test)",
+            ("model", "changed", "version", "previous"),
+            registry=r,
+        )
+        self.model_version: str | None = None
+        self.model_known = False  # observe_model was called (before: no info series)
+        self.model_reload_failures_seen = 0
         self.flush = Histogram(
             "leakline_sink_flush_seconds",
             "Time to write one batch's Parquet files",
@@ -120,6 +153,25 @@ class WorkerMetrics:
                 self.leaking.labels(*labels).inc(counts["leaking"])
             for label, n in counts["labels"].items():
                 self.leaks.labels(*labels, label).inc(n)
+
+    def observe_model(self, version: str | None, refusals: int = 0) -> None:
+        """The running classifier (one ``leakline_model_info`` series) and new refusals."""
+        if refusals:
+            self.model_reload_failures.inc(refusals)
+            self.model_reload_failures_seen += refusals
+        if version != self.model_version or not self.model_known:
+            self.model_info.clear()
+            self.model_info.labels(version or "none").set(1)
+            self.model_version = version
+            self.model_known = True
+
+    def set_regressions(self, found: Iterable[dict[str, Any]]) -> None:
+        """``stats.version_regressions`` as gauges; a cleared one disappears."""
+        self.version_regression.clear()
+        for r in found:
+            self.version_regression.labels(
+                r["model"], r["changed"], r["version"], r["previous"]
+            ).set(1)
 
     def set_lag(self, lags: Iterable[tuple[str, int, int]]) -> None:
         self.lag.clear()  # revoked partitions must disappear

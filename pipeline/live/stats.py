@@ -5,6 +5,11 @@ publishes them to ``leak.stats``. The dashboard's Faust table keeps those counts
 one-minute buckets; a rolling window (5 min, 1 h, 24 h) is the sum of its buckets, so
 the dashboard never scans the store. Everything here is pure (no Kafka, no Faust) so
 the arithmetic is tested without a broker.
+
+Two time bases (``BASES``): a record's counts are placed at its ``ts`` (when the batch
+was processed: **ingest** time), and its optional ``minutes`` field splits the same
+events by the minute of their own ``ts`` (**event** time, what the store's ``ts`` column
+and ``rates --since`` use). The dashboard shows event time unless asked otherwise.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 import orjson
 
 from leakline.pipeline.core.process import BatchResult
+from leakline.pipeline.core.stats import two_proportion, wilson
 from leakline.pipeline.core.versions import VERSION_KEY_COLUMNS
 
 STATS_VERSION = 1
@@ -29,6 +35,12 @@ OTHER = "other"
 BUCKET_S = 60  # one tumbling bucket per minute
 RETENTION_S = 24 * 3600  # buckets expire after the longest window
 WINDOWS: dict[str, int] = {"5m": 300, "1h": 3600, "24h": 86400}
+# read from the store (read-only DuckDB) in hourly buckets, when the worker wires it in
+HISTORY_WINDOWS: dict[str, int] = {"7d": 7 * 86400, "30d": 30 * 86400}
+HISTORY_BUCKET_S = 3600
+# "event": the event's own ts (the store's basis, the default); "ingest": when processed
+BASES = ("event", "ingest")
+DEFAULT_BASIS = "event"
 
 Counts = dict[str, Any]  # {"total", "leaking", "labels": {label: n}, "dead_lettered"}
 
@@ -82,42 +94,84 @@ def parse_time(text: Any) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class StatsRecord:
-    """One contract-3 record: counts of one version key in one batch."""
+    """One contract-3 record: counts of one version key in one batch.
+
+    ``minutes``: the same counts split by the minute of each event's own ``ts`` (epoch
+    seconds of the minute's start), for the event-time basis. Optional in the contract:
+    a reader that ignores it sees the ingest-time counts, as before.
+    """
 
     key: str
     worker_id: str
     ts: str
     counts: Counts
+    minutes: tuple[tuple[float, Counts], ...] = ()
 
     def value(self) -> dict[str, Any]:
-        return {
+        out = {
             "v": STATS_VERSION,
             "worker_id": self.worker_id,
             "ts": self.ts,
             "dims": dims_of(self.key),
             **self.counts,
         }
+        if self.minutes:
+            out["minutes"] = [[start, counts] for start, counts in self.minutes]
+        return out
 
     def encode(self) -> tuple[bytes, bytes]:
         return self.key.encode(), orjson.dumps(self.value())
 
 
+def _count_row(counts: Counts, leaking: bool, labels: Iterable[str]) -> None:
+    counts["total"] += 1
+    if leaking:
+        counts["leaking"] += 1
+    for label in labels:
+        counts["labels"][label] = counts["labels"].get(label, 0) + 1
+
+
+def event_minute(ts: Any, now: float) -> float | None:
+    """The minute an event is counted in on the event-time basis: the minute of its
+    ``ts``; a ``ts`` in the future counts now (a clock ahead of ours); one older than the
+    live retention (24 h) is left to the store's history (None)."""
+    t = ts.timestamp() if isinstance(ts, datetime) else parse_time(ts)
+    if t is None or t > now:
+        t = now
+    if t < now - RETENTION_S:
+        return None
+    return bucket_start(t)
+
+
 def batch_stats(result: BatchResult, worker_id: str, now: datetime) -> list[StatsRecord]:
-    """One record per distinct version key in the batch; dead letters on the unknown key."""
+    """One record per distinct version key in the batch; dead letters on the unknown key.
+
+    Each record also splits its counts by event minute (``minutes``); dead letters have
+    no event time and are placed at ``now``.
+    """
     cols = result.rows.columns
+    now_s = now.timestamp()
     per_key: dict[str, Counts] = {}
+    per_minute: dict[str, dict[float, Counts]] = {}
     for i in range(len(result.rows)):
         key = version_key({name: cols[name][i] for name in DIMS})
-        counts = per_key.setdefault(key, empty_counts())
-        counts["total"] += 1
-        if cols["leaking"][i]:
-            counts["leaking"] += 1
-        for label in cols["labels"][i]:
-            counts["labels"][label] = counts["labels"].get(label, 0) + 1
+        leaking, labels = cols["leaking"][i], cols["labels"][i]
+        _count_row(per_key.setdefault(key, empty_counts()), leaking, labels)
+        minute = event_minute(cols["ts"][i], now_s)
+        if minute is not None:
+            slot = per_minute.setdefault(key, {})
+            _count_row(slot.setdefault(minute, empty_counts()), leaking, labels)
     if result.dead_letters:
         per_key.setdefault(UNKNOWN_KEY, empty_counts())["dead_lettered"] += len(result.dead_letters)
+        dead = per_minute.setdefault(UNKNOWN_KEY, {}).setdefault(
+            bucket_start(now_s), empty_counts()
+        )
+        dead["dead_lettered"] += len(result.dead_letters)
     ts = rfc3339(now)
-    return [StatsRecord(key, worker_id, ts, counts) for key, counts in sorted(per_key.items())]
+    return [
+        StatsRecord(key, worker_id, ts, counts, tuple(sorted(per_minute.get(key, {}).items())))
+        for key, counts in sorted(per_key.items())
+    ]
 
 
 def parse_stats(value: Any) -> StatsRecord | None:
@@ -133,8 +187,21 @@ def parse_stats(value: Any) -> StatsRecord | None:
     if not isinstance(dims, dict):
         return None
     counts = add_counts(None, value)
+    minutes = []
+    raw_minutes = value.get("minutes")
+    for item in raw_minutes if isinstance(raw_minutes, list) else ():
+        try:
+            start, part = float(item[0]), item[1]
+        except (TypeError, ValueError, IndexError):
+            continue
+        if isinstance(part, dict):
+            minutes.append((start, add_counts(None, part)))
     return StatsRecord(
-        version_key(dims), str(value.get("worker_id", "")), str(value.get("ts")), counts
+        version_key(dims),
+        str(value.get("worker_id", "")),
+        str(value.get("ts")),
+        counts,
+        tuple(minutes),
     )
 
 
@@ -165,6 +232,108 @@ def buckets_from_items(items: Iterable[tuple[Any, Any]]) -> dict[str, dict[float
     return out
 
 
+# the live table holds both bases: event-time buckets under "event|" + version key (seven
+# "|"-separated fields; a version key has six, so the two never collide)
+EVENT_PREFIX = "event|"
+
+
+def basis_buckets(buckets: Buckets, basis: str) -> Buckets:
+    """The buckets of one basis out of the live table's (both bases in one table)."""
+    if basis == "event":
+        n = len(EVENT_PREFIX)
+        return {k[n:]: v for k, v in buckets.items() if k.startswith(EVENT_PREFIX)}
+    return {k: v for k, v in buckets.items() if not k.startswith(EVENT_PREFIX)}
+
+
+def buckets_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[float, Counts]]:
+    """Store history rows (version columns, ``bucket``, counts) as key -> start -> counts."""
+    out: dict[str, dict[float, Counts]] = {}
+    for row in rows:
+        slot = out.setdefault(version_key(row), {})
+        start = float(row["bucket"])
+        slot[start] = add_counts(slot.get(start), row)
+    return out
+
+
+def first_seen(buckets: Buckets) -> dict[str, float]:
+    """Per key, the start of its earliest bucket with events."""
+    out = {}
+    for key, per_bucket in buckets.items():
+        starts = [start for start, counts in per_bucket.items() if counts.get("total")]
+        if starts:
+            out[key] = min(starts)
+    return out
+
+
+# what may change between a version key and the one it replaces, for the same model
+REPLACEABLE = {
+    "engine": ("engine_name", "engine_version"),
+    "template": ("template_name",),
+    "reasoning_parser": ("reasoning_parser",),
+    "tool_call_parser": ("tool_call_parser",),
+}
+REGRESSION_ALPHA = 0.01
+REGRESSION_MIN_EVENTS = 30  # per side: below this the z-test is not trusted
+
+
+def version_regressions(
+    totals: Mapping[str, Counts],
+    seen: Mapping[str, float],
+    alpha: float = REGRESSION_ALPHA,
+    min_events: int = REGRESSION_MIN_EVENTS,
+) -> list[dict[str, Any]]:
+    """New versions whose leak rate is significantly above the version they replaced.
+
+    For the same model, key B *replaces* key A when exactly one of the ``REPLACEABLE``
+    parts differs and B was first seen later than A; of several such A, the latest seen.
+    B regresses when its rate is above A's and the one-sided two-proportion test
+    (``core.stats.two_proportion``) gives p < ``alpha``, with ``min_events`` on each side.
+    """
+    keys = [k for k in totals if k in seen and k != OTHER and dims_of(k)["model_name"] != UNKNOWN]
+    found = []
+    for new in keys:
+        d_new = dims_of(new)
+        best: tuple[float, str, str] | None = None
+        for old in keys:
+            if old == new or seen[old] >= seen[new]:
+                continue
+            d_old = dims_of(old)
+            if d_old["model_name"] != d_new["model_name"]:
+                continue
+            changed = [
+                part
+                for part, fields in REPLACEABLE.items()
+                if any(d_old[f] != d_new[f] for f in fields)
+            ]
+            if len(changed) == 1 and (best is None or seen[old] > best[0]):
+                best = (seen[old], old, changed[0])
+        if best is None:
+            continue
+        _, old, part = best
+        a, b = totals[old], totals[new]
+        if a["total"] < min_events or b["total"] < min_events:
+            continue
+        test = two_proportion(a["leaking"], a["total"], b["leaking"], b["total"], "greater")
+        if test.diff is not None and test.diff > 0 and test.p_value < alpha:
+            fields = REPLACEABLE[part]
+            found.append(
+                {
+                    "key": new,
+                    "previous_key": old,
+                    "model": d_new["model_name"],
+                    "changed": part,
+                    "version": "/".join(d_new[f] for f in fields),
+                    "previous": "/".join(dims_of(old)[f] for f in fields),
+                    "rate": test.rate_b,
+                    "previous_rate": test.rate_a,
+                    "total": b["total"],
+                    "previous_total": a["total"],
+                    "p_value": test.p_value,
+                }
+            )
+    return sorted(found, key=lambda r: (r["model"], r["key"]))
+
+
 def window_totals(
     buckets: Buckets, now: float, window_s: int, size: int = BUCKET_S
 ) -> dict[str, Counts]:
@@ -186,14 +355,19 @@ def window_totals(
 
 
 def rate_row(key: str, counts: Mapping[str, Any]) -> dict[str, Any]:
+    """Counts and rate of one key; ``rate_low``/``rate_high`` bound its 95 % Wilson
+    interval (None when ``total`` is 0: no data, which the dashboard shows as such)."""
     total = int(counts.get("total", 0))
     leaking = int(counts.get("leaking", 0))
+    bounds = wilson(leaking, total)
     return {
         "key": key,
         "dims": dims_of(key),
         "total": total,
         "leaking": leaking,
         "rate": leaking / total if total else 0.0,
+        "rate_low": bounds[0] if bounds else None,
+        "rate_high": bounds[1] if bounds else None,
         "labels": dict(sorted((counts.get("labels") or {}).items())),
         "dead_lettered": int(counts.get("dead_lettered", 0)),
     }

@@ -29,8 +29,10 @@ from leakline.pipeline.core.command import (
 )
 from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
+from leakline.pipeline.core.filters import add_filter_args, where_from_args
 from leakline.pipeline.live.tail_view import (
     DEFAULT_BY,
+    VERSION_FIELDS,
     LeakFeed,
     LeakSample,
     RollingRates,
@@ -52,16 +54,18 @@ A live view of leaks over Kafka (no web server needed):
   - the newest leaking exchanges from leak.samples, with the leaking span highlighted
     and the detector's evidence, layer and suggested fix
 Without a consumer group: every partition is read, starting at the end (new traffic
-only) unless --from-beginning. Filters apply to both panes: --version and --model keep
-matching versions; --label keeps leaks with any of the labels and narrows the rate
-table's label columns (totals stay the denominators).
+only) unless --from-beginning or --since. Filters apply to both panes: --where (or
+--version) and --model keep matching versions; --since/--until keep records by their own
+time; --label keeps leaks with any of the labels and narrows the rate table's label
+columns (totals stay the denominators).
 On a terminal the view redraws in place; piped (or --format plain) it prints one
 `leak ...` line per new leak and a `rates ...` block every --interval seconds and on exit.
 Stop with Ctrl-C, --max-seconds or --once.
 
 examples:
   leakline tail --bootstrap 127.0.0.1:9092
-  leakline tail --label reasoning_leak --version engine.version=0.31.0
+  leakline tail --label reasoning_leak --where engine.version=0.31.0
+  leakline tail --since 1h --once --format plain      the last hour, then exit
   leakline tail --from-beginning --once --format plain | grep '^rate '
 """
 
@@ -318,10 +322,9 @@ def add_parser(subparsers: Any) -> None:
         default=[],
         dest="versions",
         metavar="FIELD=VALUE",
-        help="only this version, e.g. engine.version=0.31.0 (repeat: all must match); fields: "
-        "engine.name, engine.version, model.name, chat_template.name, parsers.reasoning, "
-        "parsers.tool_call",
+        help="the same as --where, e.g. engine.version=0.31.0",
     )
+    add_filter_args(p, fields=VERSION_FIELDS, what="records")
     p.add_argument("--model", metavar="NAME", help="only this model (same as model.name=NAME)")
     p.add_argument(
         "--by",
@@ -332,9 +335,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--window",
         type=non_negative,
-        default=300.0,
+        default=None,
         metavar="SECONDS",
-        help="rolling window of the rates; 0 counts everything read",
+        help="rolling window of the rates; 0 counts everything read "
+        "(default: 300, or 0 with --since)",
     )
     p.add_argument(
         "--from-beginning",
@@ -367,7 +371,12 @@ def cmd_tail(args: argparse.Namespace, out: TextIO | None = None) -> int:
     settings = settings_from_args(args)
     # the client logs every failed connect; the view (or the error below) says it once
     logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
-    filt = TailFilter.build(args.label, args.versions, args.model)
+    # --since reads the topics from their beginning and keeps the records from then on
+    where = where_from_args(args, fields=VERSION_FIELDS)
+    filt = TailFilter.build(
+        args.label, args.versions, args.model, args.where, where.since, where.until
+    )
+    window = args.window if args.window is not None else (0.0 if where.since else 300.0)
     stream = out or sys.stdout
     plain = args.format == "plain" or (args.format is None and not stream.isatty())
     opts = TailOptions(
@@ -376,8 +385,8 @@ def cmd_tail(args: argparse.Namespace, out: TextIO | None = None) -> int:
         stats_topic=getattr(settings.topics, "stats", STATS_TOPIC),
         filt=filt,
         by=resolve_by(args.by),
-        window_s=args.window,
-        from_beginning=args.from_beginning,
+        window_s=window,
+        from_beginning=args.from_beginning or where.since is not None,
         once=args.once,
         max_seconds=args.max_seconds,
         plain=plain,

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.filters import parse_pairs
 
 UNKNOWN = "unknown"
 
@@ -43,14 +44,24 @@ SPAN_MAX = 120  # a longer span is cut in the middle
 
 @dataclass(frozen=True)
 class TailFilter:
-    """``--label`` (any of), ``--version FIELD=VALUE`` and ``--model`` (all of)."""
+    """``--label`` (any of); ``--where``/``--version FIELD=VALUE`` and ``--model`` (the same
+    field = any of, different fields = all of, as ``core.filters``); ``--since``/``--until``
+    over the records' own time."""
 
     labels: frozenset[str] = frozenset()
     versions: tuple[tuple[str, str], ...] = ()  # (dims key, value)
+    since: datetime | None = None
+    until: datetime | None = None
 
     @classmethod
     def build(
-        cls, labels: Iterable[str] = (), versions: Iterable[str] = (), model: str | None = None
+        cls,
+        labels: Iterable[str] = (),
+        versions: Iterable[str] = (),
+        model: str | None = None,
+        where: Iterable[str] = (),
+        since: datetime | None = None,
+        until: datetime | None = None,
     ) -> TailFilter:
         chosen = frozenset(labels)
         unknown = sorted(chosen - set(ALL_LABELS))
@@ -59,33 +70,40 @@ class TailFilter:
                 f"unknown label(s): {', '.join(unknown)}",
                 hint="choose from: " + ", ".join(ALL_LABELS),
             )
-        pairs = [_version_pair(text) for text in versions]
+        pairs = [
+            *parse_pairs(versions, "--version", VERSION_FIELDS),
+            *parse_pairs(where, "--where", VERSION_FIELDS),
+        ]
         if model:
-            pairs.append(("model_name", model))
-        return cls(chosen, tuple(pairs))
+            pairs.append(("model.name", model))
+        return cls(chosen, tuple((VERSION_FIELDS[n], v) for n, v in pairs), since, until)
 
     def match_dims(self, dims: Mapping[str, str]) -> bool:
-        return all(dims.get(key, UNKNOWN) == value for key, value in self.versions)
+        wanted: dict[str, set[str]] = {}
+        for key, value in self.versions:
+            wanted.setdefault(key, set()).add(value)
+        return all(dims.get(key, UNKNOWN) in values for key, values in wanted.items())
 
     def match_labels(self, labels: Iterable[str]) -> bool:
         return not self.labels or not self.labels.isdisjoint(labels)
+
+    def match_ts(self, ts: datetime | None) -> bool:
+        """Inside ``--since``/``--until`` (a record without a time passes)."""
+        if ts is None:
+            return True
+        if self.since is not None and ts < self.since:
+            return False
+        return self.until is None or ts < self.until
 
     def describe(self) -> str:
         names = {v: k for k, v in VERSION_FIELDS.items()}
         parts = [f"{names[k]}={v}" for k, v in self.versions]
         if self.labels:
             parts.append("label in " + ",".join(sorted(self.labels)))
+        for word, ts in (("since", self.since), ("until", self.until)):
+            if ts is not None:
+                parts.append(f"{word} {ts.isoformat(timespec='seconds').replace('+00:00', 'Z')}")
         return "; ".join(parts) or "none"
-
-
-def _version_pair(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or name.strip() not in VERSION_FIELDS or not value:
-        raise LeaklineError(
-            f"bad --version {text!r}",
-            hint="use FIELD=VALUE with FIELD one of: " + ", ".join(VERSION_FIELDS),
-        )
-    return VERSION_FIELDS[name.strip()], value
 
 
 def resolve_by(text: str) -> tuple[str, ...]:
@@ -230,7 +248,7 @@ class RollingRates:
 
     def add(self, record: StatsRecord, received: datetime) -> bool:
         self.seen += 1
-        if not self.filt.match_dims(record.dims):
+        if not (self.filt.match_dims(record.dims) and self.filt.match_ts(record.ts)):
             return False
         self.records.append((record.ts or received, record))
         return True
@@ -271,7 +289,11 @@ class LeakFeed:
     count: int = 0
 
     def add(self, sample: LeakSample, filt: TailFilter) -> bool:
-        if not (filt.match_dims(sample.dims) and filt.match_labels(sample.labels)):
+        if not (
+            filt.match_dims(sample.dims)
+            and filt.match_labels(sample.labels)
+            and filt.match_ts(parse_ts(sample.ts))
+        ):
             return False
         self.items.appendleft(sample)
         while len(self.items) > self.size:

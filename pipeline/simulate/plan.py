@@ -123,6 +123,10 @@ class ResponsePlan:
         "mixed",
         "split",
         "labels",
+        "schema",
+        "thinking_kwarg",
+        "strict",
+        "history",
     )
 
     def __init__(self) -> None:
@@ -141,3 +145,10 @@ class ResponsePlan:
         self.mixed = False
         self.split: str | None = None  # a delimiter to split across two stream chunks
         self.labels: set[str] = set()
+        self.schema: dict[str, Any] | None = None  # overrides the topic's response schema
+        # chat.completions: chat_template_kwargs.enable_thinking (None: not sent)
+        self.thinking_kwarg: bool | None = None
+        self.strict: str | None = None  # tools sent with strict: all | some | none
+        # follow-up history: None (as the family's template expects) | "missing" (reasoning
+        # of the tool-call turn not passed back) | "resent" (an earlier turn's reasoning kept)
+        self.history: str | None = None

@@ -16,10 +16,17 @@ from collections.abc import Callable
 from typing import Any
 
 from leakline.pipeline.simulate import texts as T
-from leakline.pipeline.simulate.draws import choice, cumulative, pick_weighted, randint, randrange
+from leakline.pipeline.simulate.draws import (
+    choice,
+    cumulative,
+    pick_weighted,
+    randint,
+    randrange,
+    sample,
+)
 from leakline.pipeline.simulate.fleet import DEPLOYMENTS, Deployment
 from leakline.pipeline.simulate.plan import EventContext, ResponsePlan
-from leakline.pipeline.simulate.topics import as_json
+from leakline.pipeline.simulate.topics import SCHEMAS, as_json
 
 # The labels a plan carries (detectors/LABELS.md).
 BOUNDARY = "boundary_token"
@@ -32,6 +39,27 @@ TRUNCATED = "truncated"
 FINAL_IN_REASONING = "final_in_reasoning"
 COMMENTARY = "commentary_rendered"
 MIXED = "mixed_chunk"
+SLOT = "reasoning_slot"
+HISTORY = "history_mismatch"
+
+# In-schema chain of thought: a route schema whose leading slots hold the reasoning.
+COT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "user_goal": {"type": "string", "maxLength": 120, "x-leakline-reasoning": True},
+        "evidence": {
+            "type": "array",
+            "maxItems": 3,
+            "items": {"type": "string", "maxLength": 80},
+            "x-leakline-reasoning": True,
+        },
+        "action": {
+            "enum": ["search_listing", "draft_contract", "list_overdue_rent", "export_report"]
+        },
+        "params": {"type": "object"},
+    },
+    "required": ["user_goal", "evidence", "action", "params"],
+}
 
 
 def _base(c: EventContext) -> ResponsePlan:
@@ -60,6 +88,7 @@ def _clean_tool_call(c: EventContext) -> ResponsePlan:
     p.tools = True
     p.calls = [(c.tool.name, as_json(c.args()))]
     p.finish = "tool_calls"
+    p.strict = choice(c.rng, ("all", "all", "some", "none", None))
     # A progress sentence next to a structured call is not a preamble. In the Responses
     # API it is a commentary item, which is only clean when the client hides it.
     api, r = c.dep.api, c.rng.random()
@@ -81,7 +110,29 @@ def _clean_followup(c: EventContext) -> ResponsePlan:
 def _clean_structured(c: EventContext) -> ResponsePlan:
     p = _base(c)
     p.structured = "json_schema" if c.rng.random() < 0.8 else "json_object"
+    if c.dep.api == "chat.completions" and c.dep.thinks:
+        p.thinking_kwarg = choice(c.rng, (None, True, False))
     p.content = c.json_text(c.json_output())
+    return p
+
+
+def _cot_answer(c: EventContext, answer_first: bool = False) -> dict[str, Any]:
+    slots = {
+        "user_goal": choice(c.rng, T.COT_GOALS[c.lang]),
+        "evidence": sample(c.rng, T.COT_EVIDENCE[c.lang], randint(c.rng, 1, 3)),
+    }
+    answer = {"action": choice(c.rng, COT_SCHEMA["properties"]["action"]["enum"]), "params": {}}
+    return {**answer, **slots} if answer_first else {**slots, **answer}
+
+
+def _clean_cot(c: EventContext) -> ResponsePlan:
+    """In-schema CoT done right: thinking off, the slots before the answer."""
+    p = _base(c)
+    p.structured = "json_schema"
+    p.schema = COT_SCHEMA
+    p.thinking_kwarg = False
+    p.reasoning = ""  # thinking is off: the reasoning is in the slots
+    p.content = c.json_text(_cot_answer(c))
     return p
 
 
@@ -290,6 +341,8 @@ def _tool_args_invalid(c: EventContext) -> ResponsePlan:
         text = as_json(list(args.values()) if c.rng.random() < 0.5 else next(iter(args.values())))
     p.calls = [(name, text)]
     p.labels = {TOOL_ARGS}
+    # a strict tool's arguments follow its schema: only tools sent without strict break it
+    p.strict = choice(c.rng, ("none", "some", None))
     return p
 
 
@@ -371,6 +424,68 @@ def _structured_in_reasoning(c: EventContext) -> ResponsePlan:
     return p
 
 
+def _structured_field_reasoning(c: EventContext) -> ResponsePlan:
+    """Thinking on with a json_schema grammar: the grammar masks the thinking block, so the
+    reasoning lands in the first plain string field (or a retry's error is echoed there)."""
+    p = ResponsePlan()
+    p.structured = "json_schema"
+    if c.dep.api == "chat.completions":
+        p.thinking_kwarg = True
+    elif c.dep.api == "messages":
+        p.thinking = True
+    obj = c.json_output()
+    props = SCHEMAS[c.topic]["properties"]
+    plain = [k for k in obj if props.get(k) == {"type": "string"}]
+    key = plain[0] if plain else next(k for k in obj if props.get(k, {}).get("type") == "string")
+    obj[key] = choice(c.rng, T.FIELD_REASONING[c.lang])
+    p.content = c.json_text(obj)
+    p.labels = {REASONING}
+    if not plain:  # only a patterned string field: the reasoning also breaks the schema
+        p.labels.add(STRUCTURED)
+    return p
+
+
+def _reasoning_slot(c: EventContext) -> ResponsePlan:
+    """In-schema CoT used wrongly: the answer comes first, or a slot overruns maxLength."""
+    p = _base(c)
+    p.structured = "json_schema"
+    p.schema = COT_SCHEMA
+    p.thinking_kwarg = False
+    p.reasoning = ""  # thinking is off: the reasoning is in the slots
+    p.labels = {SLOT}
+    if c.rng.random() < 0.6:
+        obj = _cot_answer(c, answer_first=True)
+    else:
+        obj = _cot_answer(c)
+        goal = obj["user_goal"]
+        while len(goal) <= 120:
+            goal = f"{goal} {choice(c.rng, T.COT_EVIDENCE[c.lang])}"
+        obj["user_goal"] = goal
+        p.labels.add(STRUCTURED)
+    p.content = c.json_text(obj)
+    return p
+
+
+def _history_mismatch(c: EventContext) -> ResponsePlan:
+    """A follow-up whose history breaks the family's template: the tool-call turn's
+    reasoning is not passed back, or an earlier finished turn's reasoning is."""
+    p = _base(c)
+    p.tools = True
+    p.followup = True
+    model = c.dep.model.lower()
+    if "deepseek-r1" in model or (
+        "gpt-oss" in model and c.dep.api == "chat.completions" and c.rng.random() < 0.5
+    ):
+        p.history = "resent"
+    else:
+        p.history = "missing"
+        if c.dep.api == "messages":
+            p.thinking = True
+    p.content = c.answer()
+    p.labels = {HISTORY}
+    return p
+
+
 def _truncated(c: EventContext) -> ResponsePlan:
     p = ResponsePlan()
     p.finish = "length"
@@ -445,6 +560,9 @@ _LEAK_SCENARIOS: dict[str, Callable[[EventContext], ResponsePlan]] = {
     "final_in_reasoning": _final_in_reasoning,
     "commentary": _commentary,
     "mixed_chunk": _mixed_chunk,
+    "structured_field_reasoning": _structured_field_reasoning,
+    "reasoning_slot": _reasoning_slot,
+    "history_mismatch": _history_mismatch,
 }
 # leaks that only exist in a stream (a stop buffer out of sync, fields mixed in one chunk)
 _STREAM_ONLY = frozenset({"stop_think_leak", "mixed_chunk"})
@@ -457,6 +575,7 @@ _CLEAN_SCENARIOS: dict[str, Callable[[EventContext], ResponsePlan]] = {
     "clean_explainer": _clean_explainer,
     "clean_tool_example": _clean_tool_example,
     "clean_commentary": _clean_commentary,
+    "clean_cot": _clean_cot,
 }
 
 
@@ -466,6 +585,8 @@ def _clean_weights(dep: Deployment) -> list[tuple[str, float]]:
         ("clean_structured", 10),
         ("clean_explainer", 2),
     ]
+    if dep.api == "chat.completions":
+        w.append(("clean_cot", 2))
     if dep.has_tools:
         w += [("clean_tool_call", 14), ("clean_followup", 8), ("clean_tool_example", 1.5)]
     if dep.api == "responses" and dep.phases and dep.renders_phases is not True:

@@ -1087,3 +1087,55 @@ MATH_EXPLANATIONS: dict[str, str] = {
     "ko": "양변에서 {c}만큼 빼고, 양변을 x의 계수로 나누어 x를 구합니다.",
     "zh": "两边减去{c}，再除以{m}。",
 }
+
+# Reasoning pushed into the first string field of a structured answer (thinking on with a
+# grammar that masked the thinking block), or a validation error echoed after a retry.
+FIELD_REASONING: dict[str, tuple[str, ...]] = {
+    "en": (
+        "I need to figure out which value fits here. The request is short, so I should pick the most common option.",
+        "Let me think step by step. First I check what the user asked, then I fill in the value they expect.",
+        "Hmm, the question is ambiguous. I think the right value is the first one the user mentioned.",
+        "The previous response failed validation, so this is the corrected value.",
+    ),
+    "ko": (
+        "먼저 어떤 값을 넣어야 할지 정해야 한다. 요청이 짧으니 가장 흔한 값을 골라야겠다.",
+        "생각해보면 사용자가 묻는 것은 하나다. 그 값을 그대로 쓰면 되겠다.",
+        "음, 질문이 모호하다. 사용자가 처음 말한 값이 맞을 것 같다.",
+        "이전 출력이 스키마 검증에 실패했다. 수정한 값을 다시 쓴다.",
+    ),
+    "zh": (
+        "我需要先确定这个字段填什么。请求很简短，所以应该选最常见的值。",
+        "让我想想，用户问的只有一件事，直接填那个值就行。",
+        "嗯，这个问题有点模糊。我觉得应该用用户最先提到的值。",
+        "上一次输出未通过 schema 校验，下面是修正后的值。",
+    ),
+}
+
+# In-schema chain of thought (a route schema with leading reasoning slots): the slots'
+# contents. Reasoning on purpose, never a leak where the schema reserves the slot.
+COT_GOALS: dict[str, tuple[str, ...]] = {
+    "en": (
+        "The user wants the tenants whose rent for last month is unpaid.",
+        "Find the lease that expires next month for the named tenant.",
+        "The tenant reports a leak; a repair visit is needed today.",
+    ),
+    "ko": (
+        "사용자는 지난달 임대료가 미납된 임차인을 확인하려 한다",
+        "지목한 임차인의 다음 달 만료 계약을 찾는다",
+        "임차인이 누수를 신고했으니 오늘 수리 방문이 필요하다",
+    ),
+    "zh": (
+        "用户想查看上个月未交租金的租客",
+        "找到指定租客下个月到期的租约",
+        "租客报告漏水，今天需要安排维修",
+    ),
+}
+COT_EVIDENCE: dict[str, tuple[str, ...]] = {
+    "en": (
+        "screen: payments overview",
+        "'last month' is the previous calendar month",
+        "the user said 'show'",
+    ),
+    "ko": ("현재 화면: 수납 현황", "'지난달'은 직전 월 전체", "사용자가 '보여줘'라고 했다"),
+    "zh": ("当前页面：收款情况", "“上个月”指上一个自然月", "用户说的是“看看”"),
+}

@@ -53,11 +53,32 @@ def _pieces(rng: random.Random, text: str, split: str | None = None) -> list[str
 # ============================================================================ requests
 
 
-def _chat_tool(t: Tool) -> dict[str, Any]:
-    return {
-        "type": "function",
-        "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
-    }
+def _chat_tool(t: Tool, strict: bool = False) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": t.name, "description": t.description, "parameters": t.parameters}
+    if strict:
+        fn["strict"] = True
+    return {"type": "function", "function": fn}
+
+
+# model-name substrings of families whose template wants the reasoning of a tool-call turn
+# passed back before the tool result (harmony analysis, interleaved thinking)
+_REASONING_BACK = ("gpt-oss", "kimi-k2-thinking", "minimax-m2")
+
+
+def _strict_names(c: EventContext, p: ResponsePlan, tools: tuple[Tool, ...]) -> set[str]:
+    """The declared tools sent with ``strict: true``: all, the ones not called, or none."""
+    if p.strict == "all":
+        return {t.name for t in tools}
+    if p.strict == "some":
+        return {t.name for t in tools if t.name != c.tool.name}
+    return set()
+
+
+def _passes_reasoning_back(c: EventContext, p: ResponsePlan) -> bool:
+    model = c.dep.model.lower()
+    if c.dep.api == "messages":
+        return bool(p.thinking)
+    return any(m in model for m in _REASONING_BACK)
 
 
 def _responses_tool(t: Tool) -> dict[str, Any]:
@@ -92,6 +113,11 @@ def request_body(
     if tools and rng.random() < 0.5:
         tools = (*tools[1:], tools[0])
     schema_name = f"{c.topic}_result"
+    schema = p.schema if p.schema is not None else SCHEMAS[c.topic]
+    strict_names = _strict_names(c, p, tools)
+    # the reasoning of the earlier tool-call turn, when the family wants it back
+    wanted = p.followup and p.history != "missing" and _passes_reasoning_back(c, p)
+    back = c.reasoning(short=True) if wanted else ""
     req: dict[str, Any] = {"model": dep.model}
     call_id = ids["prior_call"]
     prior_args = as_json(c.args()) if p.followup else ""
@@ -101,30 +127,36 @@ def request_body(
         msgs: list[dict[str, Any]] = []
         if system:
             msgs.append({"role": "system", "content": system})
+        if p.history == "resent":  # an earlier, finished turn that kept its reasoning
+            msgs.append({"role": "user", "content": c.prompt()})
+            msgs.append(
+                {"role": "assistant", "content": c.answer(), "reasoning": c.reasoning(short=True)}
+            )
         msgs.append({"role": "user", "content": prompt})
         if p.followup:
-            msgs.append(
-                {
-                    "role": "assistant",
-                    "content": None,
-                    "tool_calls": [
-                        {
-                            "id": call_id,
-                            "type": "function",
-                            "function": {"name": c.tool.name, "arguments": prior_args},
-                        }
-                    ],
-                }
-            )
+            turn: dict[str, Any] = {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": call_id,
+                        "type": "function",
+                        "function": {"name": c.tool.name, "arguments": prior_args},
+                    }
+                ],
+            }
+            if back:
+                turn["reasoning"] = back
+            msgs.append(turn)
             msgs.append({"role": "tool", "tool_call_id": call_id, "content": result})
         req["messages"] = msgs
         if tools:
-            req["tools"] = [_chat_tool(t) for t in tools]
+            req["tools"] = [_chat_tool(t, t.name in strict_names) for t in tools]
             req["tool_choice"] = "auto"
         if p.structured == "json_schema":
             req["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": schema_name, "schema": SCHEMAS[c.topic], "strict": True},
+                "json_schema": {"name": schema_name, "schema": schema, "strict": True},
             }
         elif p.structured == "json_object":
             req["response_format"] = {"type": "json_object"}
@@ -137,6 +169,11 @@ def request_body(
             req[k] = val
         if dep.think_style == "harmony":
             req["reasoning_effort"] = choice(rng, ("low", "medium", "high"))
+        if p.thinking_kwarg is not None:
+            kwargs = dict(req.get("chat_template_kwargs") or {})
+            kwargs.pop("thinking", None)
+            kwargs["enable_thinking"] = p.thinking_kwarg
+            req["chat_template_kwargs"] = kwargs
         if c.stream:
             req["stream"] = True
             if rng.random() < 0.5:
@@ -146,6 +183,10 @@ def request_body(
     if api == "responses":
         items: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         if p.followup:
+            if back:
+                items.append(
+                    {"type": "reasoning", "summary": [{"type": "summary_text", "text": back}]}
+                )
             items.append(
                 {
                     "type": "function_call",
@@ -160,12 +201,15 @@ def request_body(
             req["instructions"] = system
         if tools:
             req["tools"] = [_responses_tool(t) for t in tools]
+            for body in req["tools"]:
+                if body["name"] in strict_names:
+                    body["strict"] = True
         if p.structured == "json_schema":
             req["text"] = {
                 "format": {
                     "type": "json_schema",
                     "name": schema_name,
-                    "schema": SCHEMAS[c.topic],
+                    "schema": schema,
                     "strict": True,
                 }
             }
@@ -186,9 +230,12 @@ def request_body(
         msgs.append(
             {
                 "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": call_id, "name": c.tool.name, "input": c.args()}
-                ],
+                "content": (
+                    [{"type": "thinking", "thinking": back, "signature": ids["sig"]}]
+                    if back
+                    else []
+                )
+                + [{"type": "tool_use", "id": call_id, "name": c.tool.name, "input": c.args()}],
             }
         )
         msgs.append(
@@ -204,7 +251,7 @@ def request_body(
     if tools:
         req["tools"] = [_messages_tool(t) for t in tools]
     if p.structured:
-        req["output_format"] = {"type": "json_schema", "schema": SCHEMAS[c.topic]}
+        req["output_format"] = {"type": "json_schema", "schema": schema}
     if p.thinking:
         # the API requires 1024 <= budget_tokens < max_tokens
         budgets = [b for b in (1024, 2048, 4096) if b < req["max_tokens"]] or [1024]

@@ -11,6 +11,8 @@ from leakline.pipeline.core.command import (
     add_data_dir,
     settings_from_args,
 )
+from leakline.pipeline.core.filters import FIELDS, add_filter_args, where_from_args
+from leakline.pipeline.core.stats import SMALL_N
 
 
 def add_rates(subparsers: Any) -> None:
@@ -20,11 +22,14 @@ def add_rates(subparsers: Any) -> None:
         "rates",
         cmd_rates,
         "leak rates from the store, grouped by version fields",
-        "Total, leaking, rate and per-label counts from DATA_DIR/leakline.duckdb.\n"
-        "Each event_id counts once, however often it was delivered.\n"
-        "Group fields: engine.name, engine.version, model.name, model.revision,\n"
-        "chat_template.name, chat_template.hash, parsers.reasoning, parsers.tool_call,\n"
-        "gateway.name, gateway.version, api, stream, stop, structured, tools, finish_reason, day.",
+        "Total, leaking and rate, with its 95 % Wilson interval, plus each label's count,\n"
+        "rate and interval, from DATA_DIR/leakline.duckdb. Each event_id counts once, however\n"
+        f"often it was delivered. Groups with fewer than {SMALL_N} events are marked with *.\n"
+        "Gate replays (`leakline gate`) are left out unless --include-gate.\n"
+        "Fields for --by and --where: " + ", ".join(FIELDS) + ".\n\n"
+        "examples:\n"
+        "  leakline rates --by engine.version,model.name --since 7d\n"
+        "  leakline rates --by parsers.reasoning --where engine.name=vllm --format json",
     )
     add_data_dir(p)
     p.add_argument(
@@ -34,18 +39,38 @@ def add_rates(subparsers: Any) -> None:
         help="comma-separated group fields; empty string for one overall row",
     )
     p.add_argument("--format", default="table", choices=["table", "json", "csv"])
-    p.add_argument("--since", metavar="TIME", help="only events at or after this RFC 3339 time")
-    p.add_argument("--until", metavar="TIME", help="only events before this RFC 3339 time")
+    add_filter_args(p)
+    p.add_argument(
+        "--version",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="the same as --where (a bare VALUE means engine.version)",
+    )
     p.add_argument("--api", choices=["chat.completions", "responses", "messages"])
+    p.add_argument(
+        "--include-gate",
+        action="store_true",
+        help="count gate replays too (the same as --where source=gate --where source=production)",
+    )
 
 
 def cmd_rates(args: argparse.Namespace) -> int:
-    from leakline.pipeline.store.database import RateFilter, query_rates, read_only
+    from leakline.pipeline.store.database import query_rates, read_only
+    from leakline.pipeline.store.quarantine import quarantine_summary
     from leakline.pipeline.store.report import print_rates
 
     settings = settings_from_args(args)
-    by = [f for f in args.by.split(",") if f.strip()] if args.by else []
+    by = [f.strip() for f in args.by.split(",") if f.strip()] if args.by else []
+    where = where_from_args(
+        args, aliases=[("version", "--version", "engine.version"), ("api", "--api", "api")]
+    )
+    if not args.include_gate:
+        where = where.production_only()
     with read_only(settings.data_dir) as con:
-        rows = query_rates(con, by, RateFilter(since=args.since, until=args.until, api=args.api))
-    print_rates(rows, [f.strip() for f in by], args.format, sys.stdout)
+        rows = query_rates(con, by, where)
+    print_rates(rows, by, args.format, sys.stdout, title_note=f"where: {where.describe()}")
+    lost = quarantine_summary(settings.data_dir)  # unreadable files moved out of the store
+    if lost is not None:
+        print(lost.note(), file=sys.stderr)
     return 0

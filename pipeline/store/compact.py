@@ -24,6 +24,10 @@ Crash safety, without a journal:
   rename is atomic and the files are disjoint, so every row still counts once), then
   compacted like any part.
 
+Unreadable files (truncated, zeroed, garbled) would fail every day's compaction and every
+query: each run first moves them to ``DATA_DIR/quarantine/`` with a reason file
+(``leakline.pipeline.store.quarantine``) and reports them in ``quarantined``.
+
 One compactor per data directory at a time: ``flock`` on ``DATA_DIR/.compact.lock``,
 non-blocking. A second one (another worker, or ``leakline compact``) skips its turn.
 """
@@ -47,6 +51,7 @@ from typing import Any
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadable
 from leakline.pipeline.store.sink import (
     COMPACT_PREFIX,
     PART_PREFIX,
@@ -87,6 +92,7 @@ class CompactReport:
     days: list[DayReport] = field(default_factory=list)
     waiting: int = 0  # part files still within the grace period
     errors: list[str] = field(default_factory=list)
+    quarantined: list[Quarantined] = field(default_factory=list)  # unreadable files moved
     seconds: float = 0.0
 
     @property
@@ -122,6 +128,12 @@ class CompactReport:
                 + f" of {len(self.days)} day(s) into {self.files_written} compact file(s):"
                 f" kept {self.rows_kept:,} rows, dropped {self.duplicates_dropped:,}"
                 f" duplicate(s) in {self.seconds:.1f} s; {grace}"
+            )
+        if self.quarantined:
+            text += (
+                f"; quarantined {len(self.quarantined)} unreadable file(s) in "
+                f"{self.data_dir / 'quarantine'}: "
+                + ", ".join(f"{q.original} ({q.reason[:120]})" for q in self.quarantined)
             )
         if self.errors:
             text += f"; {len(self.errors)} day(s) failed: " + "; ".join(self.errors)
@@ -295,6 +307,8 @@ def compact(
         if not held:
             report.skipped = True
             return report
+        # one unreadable file would fail every day's merge (and every query)
+        report.quarantined = quarantine_unreadable(data_dir)
         ensure_placeholder(data_dir)
         clock = time.time() if now is None else now
         cutoff_ns = int((clock - grace_s) * 1e9)
@@ -352,6 +366,10 @@ without events that are already compacted, go into DATA_DIR/samples/day=D/compac
 counts once before, during and after a compaction, and after a crash at any point. One
 compaction runs at a time per data directory (a lock file); workers compact on their own
 every 300 s (leakline worker --compact-every). Prints one summary line per run.
+Each run first reads every Parquet file of the store and moves unreadable ones (truncated,
+zeroed, garbled) to DATA_DIR/quarantine/day=D/, each with a NAME.reason.json (where it was,
+why, its size): one such file would fail every query. Their events are then not counted
+(`leakline rates` says so on stderr) until the file is repaired and moved back.
 Exit status 0 when the run finished (or another compaction held the lock), 1 when a day
 could not be compacted (it is left as it was)."""
 
@@ -422,7 +440,6 @@ def cmd_compact(args: argparse.Namespace) -> int:
             f"no leakline store at {data_dir} (missing {samples_root(data_dir).name}/)",
             hint="pass the --data-dir a worker writes to (or set $LEAKLINE_DATA_DIR)",
         )
-    _refresh_views(data_dir)
 
     def progress(day: DayReport) -> None:
         print(
@@ -433,9 +450,13 @@ def cmd_compact(args: argparse.Namespace) -> int:
             flush=True,
         )
 
+    first = True
     try:
         while True:
             report = compact(data_dir, grace_s=args.grace, on_day=progress)
+            if first:  # after the first run: it moved unreadable files out of the views' way
+                _refresh_views(data_dir)
+                first = False
             stamp = f"{datetime.now().strftime('%H:%M:%S')} " if args.watch else ""
             print(f"{stamp}leakline compact {data_dir}: {report.summary()}", flush=True)
             if not args.watch:

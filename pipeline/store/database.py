@@ -19,6 +19,15 @@ import duckdb
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.core.filters import (
+    FIELDS,
+    SOURCE_SQL,
+    Where,
+    field_column,
+    known_fields,
+    parse_time,
+)
+from leakline.pipeline.core.stats import wilson_sql
 from leakline.pipeline.store.reviews import ensure_review_placeholder, reviews_root
 from leakline.pipeline.store.sink import (
     ALL_GLOB,
@@ -32,26 +41,17 @@ from leakline.pipeline.store.sink import (
 
 DB_NAME = "leakline.duckdb"
 
-# user-facing --by names (event contract spelling) -> stored column
-GROUP_FIELDS: dict[str, str] = {
-    "engine.name": "engine_name",
-    "engine.version": "engine_version",
-    "model.name": "model_name",
-    "model.revision": "model_revision",
-    "chat_template.name": "template_name",
-    "chat_template.hash": "template_hash",
-    "parsers.reasoning": "reasoning_parser",
-    "parsers.tool_call": "tool_call_parser",
-    "gateway.name": "gateway_name",
-    "gateway.version": "gateway_version",
-    "api": "api",
-    "stream": "stream",
-    "stop": "has_stop",
-    "structured": "structured",
-    "tools": "has_tools",
-    "finish_reason": "finish_reason",
-    "day": PARTITION_KEY,
-}
+# user-facing --by/--where names (event contract spelling) -> stored column; one table for
+# every command, in ``leakline.pipeline.core.filters``
+GROUP_FIELDS = FIELDS
+
+
+# what to do when a query fails on a damaged Parquet file (any failure that is not a
+# missing view or a lock is most likely one)
+UNREADABLE_HINT = (
+    "if a Parquet file is unreadable, `leakline compact` moves it to DATA_DIR/quarantine/ "
+    "and the rest stays queryable"
+)
 
 
 class StoreErrorKind(Enum):
@@ -127,7 +127,9 @@ def _label_columns() -> str:
 
 
 def _glob(data_dir: Path, file_glob: str) -> str:
-    return (samples_root(data_dir.resolve()) / "*" / file_glob).as_posix().replace("'", "''")
+    # relative to the data dir (``file_search_path``, see ``connect``): a copied or moved
+    # store reads its own files
+    return (samples_root(Path()) / "*" / file_glob).as_posix().replace("'", "''")
 
 
 def _read_samples(data_dir: Path, file_glob: str) -> str:
@@ -191,21 +193,31 @@ def view_sql(data_dir: Path) -> list[str]:
     label_list = "[" + ", ".join(f"'{label}'" for label in ALL_LABELS) + "]"
     return [
         *samples_view_sql(data_dir),
+        *macro_sql(),
+        # rate views count production traffic; gate replays (source = 'gate') stay out
         f"""CREATE OR REPLACE VIEW leak_rates AS
 SELECT engine_name, engine_version, model_name,
     count(*) AS total,
     count(*) FILTER (WHERE leaking) AS leaking,
     round(count(*) FILTER (WHERE leaking) / count(*), 4) AS rate,
+    round(wilson_low(count(*) FILTER (WHERE leaking), count(*)), 4) AS rate_low,
+    round(wilson_high(count(*) FILTER (WHERE leaking), count(*)), 4) AS rate_high,
 {labels}
 FROM samples
+WHERE row_source(src_topic) = 'production'
 GROUP BY ALL
 ORDER BY engine_name, engine_version, model_name""",
         f"""CREATE OR REPLACE VIEW label_rates AS
 SELECT s.engine_name, s.engine_version, s.model_name, l.label,
     count(*) FILTER (WHERE list_contains(s.labels, l.label)) AS leaking,
     count(*) AS total,
-    round(count(*) FILTER (WHERE list_contains(s.labels, l.label)) / count(*), 4) AS rate
+    round(count(*) FILTER (WHERE list_contains(s.labels, l.label)) / count(*), 4) AS rate,
+    round(wilson_low(count(*) FILTER (WHERE list_contains(s.labels, l.label)), count(*)), 4)
+        AS rate_low,
+    round(wilson_high(count(*) FILTER (WHERE list_contains(s.labels, l.label)), count(*)), 4)
+        AS rate_high
 FROM samples s CROSS JOIN (SELECT unnest({label_list}) AS label) l
+WHERE row_source(s.src_topic) = 'production'
 GROUP BY ALL
 ORDER BY s.engine_name, s.engine_version, s.model_name, l.label""",
         """CREATE OR REPLACE VIEW detector_rates AS
@@ -241,6 +253,17 @@ ORDER BY engine_name, engine_version, events DESC""",
     ]
 
 
+def macro_sql() -> list[str]:
+    """SQL macros for notebooks and ad-hoc queries: ``wilson_low(k, n)`` and
+    ``wilson_high(k, n)`` (the 95 % Wilson interval of k in n, as ``core.stats.wilson``) and
+    ``row_source(src_topic)`` ('gate' for ``leakline gate`` replays, else 'production')."""
+    return [
+        f"CREATE OR REPLACE MACRO wilson_low(k, n) AS {wilson_sql('k', 'n', 'low')}",
+        f"CREATE OR REPLACE MACRO wilson_high(k, n) AS {wilson_sql('k', 'n', 'high')}",
+        "CREATE OR REPLACE MACRO row_source(src_topic) AS " + SOURCE_SQL,
+    ]
+
+
 def review_view_sql(data_dir: Path, temp: bool = False) -> list[str]:
     """Reviewed labels beside the machine ones: the newest review per event_id wins.
 
@@ -249,7 +272,7 @@ def review_view_sql(data_dir: Path, temp: bool = False) -> list[str]:
     'reviewed'), ``reviewer``, ``reviewed_at`` and ``review_note``. ``temp`` makes
     session-only views, for a read-only connection to a store created before reviews.
     """
-    glob = (reviews_root(data_dir.resolve()) / "*.parquet").as_posix().replace("'", "''")
+    glob = (reviews_root(Path()) / "*.parquet").as_posix().replace("'", "''")
     kind = "TEMP VIEW" if temp else "VIEW"
     return [
         f"""CREATE OR REPLACE {kind} reviews_all AS
@@ -286,16 +309,34 @@ def ensure_review_views(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
         con.execute(sql)
 
 
+def connect(data_dir: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """Open the store's DuckDB file. The views name their Parquet files relative to the
+    data dir, so every connection searches files from there."""
+    con = duckdb.connect(str(db_path(data_dir)), read_only=read_only)
+    try:
+        con.execute("SET file_search_path = ?", [str(data_dir.resolve())])
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
 def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     """Create the dataset folder and (re)create the DuckDB views. Safe to repeat."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    ensure_placeholder(data_dir)
-    ensure_review_placeholder(data_dir)
     path = db_path(data_dir)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        ensure_placeholder(data_dir)
+        ensure_review_placeholder(data_dir)
+    except OSError as exc:  # a full disk or a read-only mount: say so, not a traceback
+        raise StoreError(
+            f"cannot prepare the store at {data_dir}: {exc}",
+            hint="free space on that disk, or point --data-dir at a writable one",
+        ) from exc
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            con = duckdb.connect(str(path))
+            con = connect(data_dir, read_only=False)
             break
         except duckdb.Error as exc:
             if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
@@ -304,6 +345,12 @@ def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     try:
         for sql in view_sql(data_dir):
             con.execute(sql)
+    except duckdb.Error as exc:
+        raise StoreError(
+            f"cannot create the views in {path}: {exc}",
+            hint="a full disk: free space on it; an unreadable Parquet file: "
+            "`leakline compact` moves it to DATA_DIR/quarantine/",
+        ) from exc
     finally:
         con.close()
     return path
@@ -326,16 +373,33 @@ def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDB
     deadline = time.monotonic() + timeout_s
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=True)
+            con = connect(data_dir, read_only=True)
             break
         except duckdb.Error as exc:
             if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
                 raise StoreError(f"cannot open {path}: {exc}") from exc
             time.sleep(0.2)
     try:
+        _refuse_foreign_views(con, data_dir)
         yield con
     finally:
         con.close()
+
+
+def _refuse_foreign_views(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
+    """Views made by an older leakline name absolute paths: in a copied or moved store
+    they would read the original's files. Refuse until they are re-created here."""
+    row = con.execute(
+        "SELECT sql FROM duckdb_views() WHERE view_name = 'samples_all' AND NOT temporary"
+    ).fetchone()
+    ours = "'" + samples_root(data_dir.resolve()).as_posix().replace("'", "''") + "/"
+    if row and "read_parquet('/" in row[0] and ours not in row[0]:
+        con.close()
+        raise StoreError(
+            f"the views in {db_path(data_dir)} read files by absolute paths (made by an older "
+            "leakline), which may be another store's",
+            hint=f"re-create them: `leakline compact --data-dir {data_dir}` (or start a worker)",
+        )
 
 
 @dataclass(frozen=True)
@@ -345,6 +409,16 @@ class RateFilter:
     api: str | None = None
     engine_name: str | None = None
 
+    def to_where(self) -> Where:
+        pairs = [("api", self.api)] if self.api else []
+        if self.engine_name:
+            pairs.append(("engine.name", self.engine_name))
+        return Where(
+            tuple(pairs),
+            parse_time(self.since, "--since") if self.since else None,
+            parse_time(self.until, "--until") if self.until else None,
+        )
+
 
 def resolve_group_fields(by: Sequence[str]) -> list[tuple[str, str]]:
     """(user-facing name, stored column) pairs; unknown names raise with the known ones."""
@@ -353,37 +427,31 @@ def resolve_group_fields(by: Sequence[str]) -> list[tuple[str, str]]:
         name = raw.strip()
         if not name:
             continue
-        if name not in GROUP_FIELDS:
+        column = field_column(name, GROUP_FIELDS)
+        if column is None:
             raise StoreError(
                 f"unknown --by field {name!r}",
-                hint="choose from: " + ", ".join(GROUP_FIELDS),
+                hint="choose from: " + known_fields(GROUP_FIELDS),
             )
-        pairs.append((name, GROUP_FIELDS[name]))
+        pairs.append((name, column))
     return pairs
 
 
 def query_rates(
-    con: duckdb.DuckDBPyConnection, by: Sequence[str], where: RateFilter = RateFilter()
+    con: duckdb.DuckDBPyConnection, by: Sequence[str], where: Where | RateFilter | None = None
 ) -> list[dict[str, Any]]:
     """Total, leaking, rate and per-label counts, grouped by ``by`` (event-contract names).
 
-    Group columns come from a whitelist; filter values are bound parameters.
+    Group columns come from a whitelist; filter values are bound parameters. ``where`` is
+    applied as given (``Where.production_only`` leaves gate replays out).
     """
     pairs = resolve_group_fields(by)
     columns = [col for _, col in pairs]
-    conditions, params = [], []
-    if where.since:
-        conditions.append("ts >= CAST(? AS TIMESTAMPTZ)")
-        params.append(where.since)
-    if where.until:
-        conditions.append("ts < CAST(? AS TIMESTAMPTZ)")
-        params.append(where.until)
-    if where.api:
-        conditions.append("api = ?")
-        params.append(where.api)
-    if where.engine_name:
-        conditions.append("engine_name = ?")
-        params.append(where.engine_name)
+    if where is None:
+        where = Where()
+    elif isinstance(where, RateFilter):
+        where = where.to_where()
+    conditions, params = where.sql()
     select_groups = [f'{col} AS "{name}"' for name, col in pairs]
     sql = f"""
 SELECT {", ".join(select_groups + [""])}
@@ -412,6 +480,6 @@ FROM samples
             raise StoreError(
                 "the store has no views yet", hint="start a worker once on this data dir"
             ) from exc
-        raise StoreError(f"rates query failed: {exc}") from exc
+        raise StoreError(f"rates query failed: {exc}", hint=UNREADABLE_HINT) from exc
     rows = [dict(zip(names, row, strict=True)) for row in fetched]
     return [r for r in rows if r["total"]]

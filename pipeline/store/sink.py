@@ -43,7 +43,8 @@ def samples_root(data_dir: Path) -> Path:
 
 def ensure_placeholder(data_dir: Path) -> None:
     target = samples_root(data_dir) / f"{PARTITION_KEY}={PLACEHOLDER_DAY}" / PLACEHOLDER_NAME
-    if not target.exists():
+    # rewritten when SAMPLE_SCHEMA gained columns, so views over older parts still see them
+    if not target.exists() or pq.read_schema(target).names != SAMPLE_SCHEMA.names:
         atomic_write(SAMPLE_SCHEMA.empty_table(), target)
 
 

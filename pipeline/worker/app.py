@@ -14,27 +14,31 @@ write means a duplicate row that the DuckDB views drop by event_id.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import faust
-from aiokafka.errors import KafkaError
+from aiokafka.errors import KafkaError, MessageSizeTooLargeError
 from faust.types import Message
 
 from leakline.detectors import native
 from leakline.pipeline.core import failpoints
-from leakline.pipeline.core.config import KafkaSecurity, Settings
+from leakline.pipeline.core.config import MAX_RECORD_BYTES, KafkaSecurity, Settings
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.family_files import families_path
 from leakline.pipeline.core.kafka_io import ensure_topics, resolve_idempotence, ssl_context
-from leakline.pipeline.core.process import BatchResult, RawRecord
+from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord
 from leakline.pipeline.core.redact import Redactor
 from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.store.database import init_store
+from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadable
 from leakline.pipeline.store.sink import ParquetSink
 from leakline.pipeline.worker.dlq import Ledger, recorded_sources
 from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
@@ -46,6 +50,16 @@ if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
 log = logging.getLogger("leakline.worker")
 
 SINK_RETRIES = 5
+
+
+def too_large(exc: BaseException | None) -> bool:
+    """Whether a send failed because the record is over a size limit (the client's or the
+    broker's); Faust wraps the client's error in ProducerSendError."""
+    while exc is not None:
+        if isinstance(exc, MessageSizeTooLargeError):
+            return True
+        exc = exc.__cause__
+    return False
 
 
 def faust_credentials(security: KafkaSecurity) -> Any:
@@ -63,7 +77,12 @@ def faust_credentials(security: KafkaSecurity) -> Any:
     return faust.SSLCredentials(context)
 
 
-def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.App:
+def build_app(
+    settings: Settings,
+    idempotent_producer: bool = False,
+    quarantined: Sequence[Quarantined] = (),
+) -> faust.App:
+    """The worker's Faust app. ``quarantined``: unreadable files ``prepare`` moved away."""
     settings.faust_datadir.mkdir(parents=True, exist_ok=True)
     app = LeaklineApp(
         settings.app_id,
@@ -87,8 +106,8 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
         broker_commit_every=settings.batch_size,
         broker_commit_interval=1.0,
         consumer_auto_offset_reset="earliest",
-        producer_max_request_size=8 * 1024 * 1024,
-        consumer_max_fetch_size=8 * 1024 * 1024,
+        producer_max_request_size=MAX_RECORD_BYTES,
+        consumer_max_fetch_size=MAX_RECORD_BYTES,
         broker_credentials=faust_credentials(settings.security),
         stream_buffer_maxsize=max(4096, settings.batch_size * 2),
     )
@@ -98,15 +117,44 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
     samples_topic = app.topic(settings.topics.samples, value_serializer="raw", key_serializer="raw")
     stats_topic = app.topic(settings.topics.stats, value_serializer="raw", key_serializer="raw")
     metrics = WorkerMetrics(settings.metrics_max_version_sets)
+
+    def count_quarantined(moved: Sequence[Quarantined]) -> None:
+        for q in moved:
+            log.warning(
+                "unreadable Parquet file %s moved to %s (its events are no longer counted): %s",
+                q.original,
+                q.path,
+                q.reason,
+            )
+        metrics.quarantined.inc(len(moved))
+
+    if quarantined:
+
+        @app.task
+        async def report_quarantined() -> None:  # noqa: F841  (once the log is set up)
+            count_quarantined(quarantined)
+
     live: LiveState | None = None
     if settings.web_enabled:
         from leakline.pipeline.ingest.http import mount_on_worker
-        from leakline.pipeline.live.web import attach
+        from leakline.pipeline.live.web import allowed_hosts, attach
         from leakline.pipeline.live.web.wiring import install_live
+        from leakline.pipeline.store.history import find_event, history_rows
 
-        live = install_live(app, settings, metrics)
-        attach(app, live, settings.web_token)
+        # the dashboard's 7/30-day windows and event page read the store (read-only)
+        live = install_live(
+            app,
+            settings,
+            metrics,
+            history=functools.partial(history_rows, settings.data_dir),
+            find_event=functools.partial(find_event, settings.data_dir),
+        )
+        hosts = allowed_hosts(settings.web_host, settings.web_allowed_hosts)
+        attach(app, live, settings.web_token, hosts)
         mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
+        from leakline.pipeline.ingest.otlp import mount_otlp_on_worker
+
+        mount_otlp_on_worker(app, settings)  # POST /v1/traces (OTLP/HTTP), same middleware
     sink = ParquetSink(settings.data_dir)
     if settings.compact_every_s > 0:
         from leakline.pipeline.store.compact import compact
@@ -124,9 +172,14 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
                     memory_limit="1GB",
                 )
             except Exception:
+                metrics.compaction_failures.inc()
                 log.warning("compaction failed; the parts stay as they are", exc_info=True)
                 return
-            if report.days or report.errors:
+            count_quarantined(report.quarantined)
+            if report.errors:
+                metrics.compaction_failures.inc(len(report.errors))
+                log.warning("compaction: %s", report.summary())
+            elif report.days:
                 log.info("compaction: %s", report.summary())
 
     # source keys already on the DLQ, loaded from its tail whenever partitions are
@@ -154,20 +207,20 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             ledger.load(sources)
             return
 
+    async def send_dead_letter(dead: DeadLetter) -> Any:
+        return await app.producer.send(
+            dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
+        )
+
     async def publish(result: BatchResult, stats: list[StatsRecord]) -> None:
         if ledger.stale:
             await load_ledger()
         futures = []
-        dead_sources = []
+        dead_sent: list[tuple[DeadLetter, Any]] = []
         for dead in result.dead_letters:
             if dead.source in ledger:
                 continue  # already published (before a crash or a rebalance): redelivered
-            dead_sources.append(dead.source)
-            futures.append(
-                await app.producer.send(
-                    dlq_topic.get_topic_name(), dead.key, dead.value, None, None, dead.headers()
-                )
-            )
+            dead_sent.append((dead, await send_dead_letter(dead)))
         for sample in result.samples:
             futures.append(
                 await app.producer.send(
@@ -179,9 +232,21 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             futures.append(
                 await app.producer.send(stats_topic.get_topic_name(), key, value, None, None, None)
             )
+        outcomes = await asyncio.gather(*(f for _, f in dead_sent), return_exceptions=True)
+        for (dead, _), outcome in zip(dead_sent, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                if not too_large(outcome):
+                    raise outcome
+                # the DLQ topic's max.message.bytes is below MAX_RECORD_BYTES (a topic made
+                # by hand): a reference fits anyway. Not tested: Tansu does not enforce it.
+                log.warning(
+                    "the broker refused the dead letter for %s as too large; sending a reference",
+                    dead.source,
+                )
+                futures.append(await send_dead_letter(dead.as_reference()))
         if futures:
             await asyncio.gather(*futures)
-        ledger.add(dead_sources)
+        ledger.add(dead.source for dead, _ in dead_sent)
 
     async def write(result: BatchResult) -> None:
         table = result.rows.table()
@@ -211,6 +276,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
         models_dir=settings.models_dir,
         classifier_check_s=settings.classifier_check_s,
         classifier_threshold=settings.classifier_threshold,
+        families_file=families_path(settings.data_dir),
     )
     processor: ChildProcessor | InlineProcessor = (
         ChildProcessor(config, settings.batch_processes)
@@ -259,6 +325,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
         await write(result)
         failpoints.hit("after_write")
         metrics.observe_batch(stats, (dead.reason for dead in result.dead_letters))
+        metrics.observe_model(processor.model_version, processor.take_refusals())
         ack = app.consumer.ack
         for message in messages:
             ack(message)
@@ -295,6 +362,7 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
             processor.where,
         )
         await processor.start()
+        metrics.observe_model(processor.model_version, processor.take_refusals())
         await failpoints.pause("before_ready")  # tests: hold the worker not ready
         # tests and operators wait on this line (and /readyz): batch processes exist now
         log.info("ready for batches (%s)", processor.where)
@@ -319,8 +387,9 @@ def build_app(settings: Settings, idempotent_producer: bool = False) -> faust.Ap
     return app
 
 
-def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
-    """Create the topics and the store views before any agent subscribes."""
+def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> list[Quarantined]:
+    """Create the topics and the store views before any agent subscribes. Returns the
+    unreadable Parquet files moved to quarantine first (one would fail the views)."""
     loop.run_until_complete(
         ensure_topics(
             settings.bootstrap,
@@ -345,7 +414,12 @@ def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> None:
     )
     if settings.web_enabled:  # only the dashboard's table uses it
         loop.run_until_complete(ensure_changelog(settings))
+    # footers only (what the views read); compaction reads every file in full
+    moved = (
+        quarantine_unreadable(settings.data_dir, full=False) if settings.data_dir.is_dir() else []
+    )
     init_store(settings.data_dir)
+    return moved
 
 
 class RepeatLimiter(logging.Filter):
@@ -400,11 +474,11 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
         ) from exc
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    prepare(settings, loop)
+    quarantined = prepare(settings, loop)
     idempotent = loop.run_until_complete(
         resolve_idempotence(settings.idempotence, settings.bootstrap, settings.security)
     )
-    app = build_app(settings, idempotent_producer=idempotent)
+    app = build_app(settings, idempotent_producer=idempotent, quarantined=quarantined)
     log.info(
         "leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir
     )

@@ -21,6 +21,7 @@ from leakline.pipeline.core.command import (
     ratio,
     settings_from_args,
 )
+from leakline.pipeline.core.config import MAX_EVENT_BYTES
 
 
 def add_worker(subparsers: Any) -> None:
@@ -80,15 +81,15 @@ def add_worker(subparsers: Any) -> None:
     p.add_argument(
         "--max-event-bytes",
         type=positive_int,
-        default=4 * 1024 * 1024,
-        help="dead-letter events larger than this",
+        default=MAX_EVENT_BYTES,
+        help="dead-letter events larger than this (default: %(default)s)",
     )
     p.add_argument(
         "--redact",
         default="default",
         metavar="SPEC",
         help="redaction of stored and published text: 'default' (email, phone, api_key, "
-        "bearer, card), comma-separated rule names, or 'raw' to store text unredacted",
+        "bearer, card, aws_secret, national_id, iban, private_key), comma-separated rule names, or 'raw' to store text unredacted",
     )
     web = p.add_argument_group(
         "live dashboard and Prometheus /metrics",
@@ -101,6 +102,14 @@ def add_worker(subparsers: Any) -> None:
         help="bind address (default: 127.0.0.1); any other address requires a token",
     )
     web.add_argument("--web-port", type=positive_int, metavar="PORT", help="default: 6066")
+    web.add_argument(
+        "--web-allowed-host",
+        action="append",
+        metavar="NAME",
+        help="also answer requests whose Host header is NAME (repeatable; e.g. the name a "
+        "proxy or Prometheus uses). Others get 421: a page on a domain that resolves to "
+        "this address (DNS rebinding) cannot read the dashboard",
+    )
     web.add_argument(
         "--web-token",
         metavar="TOKEN",
@@ -154,6 +163,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         max_event_bytes=args.max_event_bytes,
         web_enabled=args.web or None,
         web_host=args.web_host,
+        web_allowed_hosts=tuple(args.web_allowed_host or ()),
         web_port=args.web_port,
         web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
         classifier_threshold=args.classifier_threshold,

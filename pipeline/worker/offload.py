@@ -13,7 +13,11 @@ like any other failure before the write (the worker exits without committing).
 
 The child is started with ``spawn`` (forking a process that runs Faust's threads is
 unsafe), loads the detectors, the redaction rules and the classifier itself, and follows
-promoted classifiers on its own (``ModelWatcher``), exactly as the worker would.
+promoted classifiers (``ModelWatcher``) and the imported families file (``FamilyWatcher``)
+on its own, exactly as the worker would. With every batch result (and once at start) it
+sends back which classifier it runs and how many promoted ones it refused since the
+last report, so the worker can export them (``leakline_model_info``,
+``leakline_model_reload_failures_total``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from leakline.models.registry import ModelWatcher
+from leakline.pipeline.core.family_files import FamilyWatcher
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
 from leakline.pipeline.core.redact import Redactor
 from leakline.pipeline.core.rows import Origin, RowBuilder
@@ -46,6 +51,8 @@ class BatchConfig:
     models_dir: Path | None
     classifier_check_s: float
     classifier_threshold: float | None
+    # DATA_DIR/families.json: imported families, followed like the promoted classifier
+    families_file: Path | None = None
 
 
 # how often a child looks whether the worker that started it is still there
@@ -57,7 +64,22 @@ _child: dict[str, Any] = {}
 # (key, value, topic, partition, offset) per record: plain tuples pickle ~3x faster
 # than the dataclasses.
 Packed = list[tuple[bytes | None, bytes, str, int, int]]
-Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample]]
+# the classifier version a batch process runs, and its refusals since the last report
+ModelReport = tuple[str | None, int]
+Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample], ModelReport]
+
+
+class ModelFollower:
+    """Reads a ``ModelWatcher``'s version and new refusals for the worker's metrics."""
+
+    def __init__(self, watcher: ModelWatcher) -> None:
+        self.watcher = watcher
+        self._reported = 0
+
+    def report(self) -> ModelReport:
+        refusals = self.watcher.refusals - self._reported
+        self._reported = self.watcher.refusals
+        return self.watcher.version, refusals
 
 
 def _start(config: BatchConfig, parent: int) -> None:
@@ -70,6 +92,8 @@ def _start(config: BatchConfig, parent: int) -> None:
     _child["config"] = config
     _child["redactor"] = Redactor.from_spec(config.redaction)
     _child["classifiers"] = ModelWatcher(config.models_dir, config.classifier_check_s)
+    _child["follower"] = ModelFollower(_child["classifiers"])
+    _child["families"] = FamilyWatcher(config.families_file, config.classifier_check_s)
     # the worker's pid comes from the worker: it may be gone before this line runs
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
 
@@ -85,8 +109,14 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def _run(
-    config: BatchConfig, redactor: Redactor, classifiers: ModelWatcher, records: list[RawRecord]
+    config: BatchConfig,
+    redactor: Redactor,
+    classifiers: ModelWatcher,
+    records: list[RawRecord],
+    families: FamilyWatcher | None = None,
 ) -> BatchResult:
+    if families is not None:
+        families.current()  # swaps in a changed families file before the batch
     return process_batch(
         records,
         worker_id=config.worker_id,
@@ -100,24 +130,32 @@ def _run(
 
 def _process(packed: Packed) -> Processed:
     records = [RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed]
-    result = _run(_child["config"], _child["redactor"], _child["classifiers"], records)
-    return result.rows.columns, result.dead_letters, result.samples
+    result = _run(
+        _child["config"], _child["redactor"], _child["classifiers"], records, _child["families"]
+    )
+    return result.rows.columns, result.dead_letters, result.samples, _child["follower"].report()
 
 
-def _ready() -> bool:
-    return True
+def _ready() -> ModelReport:
+    return _child["follower"].report()
 
 
 class ChildProcessor:
     """``processes`` child processes that run ``process_batch``; ``await process(records)``.
 
     Batches go to whichever child is free, so up to ``processes`` run at once; the
-    caller keeps their order (the worker acknowledges them in the order taken)."""
+    caller keeps their order (the worker acknowledges them in the order taken).
+
+    ``model_version`` is the classifier the last reporting child runs; ``take_refusals()``
+    the classifier refusals the children reported since the last call (each child
+    follows the registry itself, so one bad promotion counts once per child)."""
 
     def __init__(self, config: BatchConfig, processes: int = 1) -> None:
         self.config = config
         self.processes = processes
         self.where = f"{processes} child processes"
+        self.model_version: str | None = None
+        self._refusals = 0
         self._pool = ProcessPoolExecutor(
             max_workers=processes,
             mp_context=multiprocessing.get_context("spawn"),
@@ -129,16 +167,30 @@ class ChildProcessor:
         """Start the children and load everything before the first batch arrives."""
         loop = asyncio.get_running_loop()
         # submitted together, before any child is idle, so the pool starts all of them
-        await asyncio.gather(
+        reports = await asyncio.gather(
             *(loop.run_in_executor(self._pool, _ready) for _ in range(self.processes))
         )
+        for report in reports:
+            self._note(report)
+
+    def _note(self, report: ModelReport) -> None:
+        self.model_version, refusals = report
+        self._refusals += refusals
+
+    def take_refusals(self) -> int:
+        """Classifier refusals reported since the last call."""
+        taken, self._refusals = self._refusals, 0
+        return taken
 
     async def process(self, records: list[RawRecord]) -> BatchResult:
         packed: Packed = [
             (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
         ]
         loop = asyncio.get_running_loop()
-        columns, dead_letters, samples = await loop.run_in_executor(self._pool, _process, packed)
+        columns, dead_letters, samples, report = await loop.run_in_executor(
+            self._pool, _process, packed
+        )
+        self._note(report)
         rows = RowBuilder.from_columns(self.config.worker_id, self.config.clean_text_rate, columns)
         return BatchResult(rows, dead_letters, samples)
 
@@ -157,12 +209,22 @@ class InlineProcessor:
         self._redactor = Redactor.from_spec(config.redaction)
         # the classifier tier: follows the promoted pointer of the models dir (hot reload)
         self._classifiers = ModelWatcher(config.models_dir, config.classifier_check_s)
+        self._follower = ModelFollower(self._classifiers)
+        self._families = FamilyWatcher(config.families_file, config.classifier_check_s)
 
     async def start(self) -> None:
         """Everything was loaded by ``__init__``."""
 
+    @property
+    def model_version(self) -> str | None:
+        return self._classifiers.version
+
+    def take_refusals(self) -> int:
+        """Classifier refusals since the last call."""
+        return self._follower.report()[1]
+
     async def process(self, records: list[RawRecord]) -> BatchResult:
-        return _run(self.config, self._redactor, self._classifiers, records)
+        return _run(self.config, self._redactor, self._classifiers, records, self._families)
 
     def close(self) -> None:
         """Nothing to stop."""

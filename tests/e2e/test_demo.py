@@ -38,6 +38,7 @@ def test_demo_end_to_end(tmp_path: Path) -> None:
 
     # the DuckDB file answers on its own, with the same totals
     con = duckdb.connect(str(data_dir / "leakline.duckdb"), read_only=True)
+    con.execute("SET file_search_path = ?", [str(data_dir)])  # views read relative paths
     try:
         assert con.execute("select sum(total), sum(leaking) from leak_rates").fetchone() == (
             400,

@@ -173,6 +173,9 @@ def test_traffic_export_review_train_reload_and_gate(broker, tmp_path: Path) -> 
             tmp_path / "good.json",
             "--baseline-version",
             f"engine.version={fleet_version}",
+            # no gate run of the fleet version yet: compare with its production traffic
+            "--baseline-from",
+            "production",
             timeout=900,
         )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -39,6 +39,7 @@ def chat(event_id: str, content: list[str], *, stream: bool, prompt: str) -> dic
 
 def stored(data_dir: Path) -> dict[str, dict[str, Any]]:
     with duckdb.connect(str(data_dir / "leakline.duckdb"), read_only=True) as con:
+        con.execute("SET file_search_path = ?", [str(data_dir)])  # views read relative paths
         cursor = con.execute(
             "SELECT event_id, labels, text_stored, visible_text, event_json FROM samples"
         )

@@ -275,6 +275,7 @@ def test_injection_in_filter_values_is_inert(store_copy: Path, tmp_path: Path) -
     )
     assert code == 2
     with duckdb.connect(str(store_copy / "leakline.duckdb"), read_only=True) as con:
+        con.execute("SET file_search_path = ?", [str(store_copy)])  # views read relative paths
         row = con.execute("SELECT count(*) FROM samples").fetchone()
         assert row is not None and row[0] > 1000
         assert con.execute("SELECT count(*) FROM samples_reviewed").fetchone() == row

@@ -17,6 +17,7 @@ from leakline.pipeline.curation.review import MARK_CLOSE, MARK_OPEN
 
 def reviewed(store: Path) -> dict[str, dict[str, Any]]:
     with duckdb.connect(str(store / "leakline.duckdb"), read_only=True) as con:
+        con.execute("SET file_search_path = ?", [str(store)])  # views read relative paths
         cursor = con.execute(
             "SELECT event_id, labels, effective_labels, label_source, reviewer, review_note "
             "FROM samples_reviewed WHERE label_source = 'reviewed'"
@@ -111,6 +112,7 @@ def test_latest_review_wins_and_keeps_history(
     got = reviewed(store_copy)[event_id]
     assert got["effective_labels"] == got["labels"]
     with duckdb.connect(str(store_copy / "leakline.duckdb"), read_only=True) as con:
+        con.execute("SET file_search_path = ?", [str(store_copy)])
         history = con.execute(
             "SELECT action, labels, previous_labels FROM reviews_all WHERE event_id = ? "
             "ORDER BY reviewed_at",

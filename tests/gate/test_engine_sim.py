@@ -13,12 +13,12 @@ import pytest
 from gate_kit import LOOKUP_TOOL, WEATHER_SCHEMA
 from jsonschema import Draft202012Validator
 
+from leakline.client.event import build_event
 from leakline.detectors import run_detectors
 from leakline.pipeline.cli import main as cli_main
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.gate.engine.profiles import PROFILES
 from leakline.pipeline.gate.replay import Tags
-from leakline.pipeline.ingest.producer.event import build_event
 
 
 def _chat(url: str) -> openai.OpenAI:

@@ -207,26 +207,31 @@ def test_baseline_from_a_stored_version(sim_url: str, case_dir: Path, tmp_path: 
     assert set(report["regressed_labels"]) >= {"boundary_token", "reasoning_leak"}
     assert "tool_call_as_text" not in report["regressed_labels"]
 
-    # both versions sit side by side in the store
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "leakline.pipeline.cli",
-            "rates",
-            "--data-dir",
-            str(data),
-            "--by",
-            "engine.version",
-            "--format",
-            "json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    rows = {r["engine.version"]: r for r in json.loads(out.stdout)}
+    # both versions sit side by side in the store, as gate replies: out of production rates
+    def rates(*extra: str) -> list[dict[str, Any]]:
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "leakline.pipeline.cli",
+                "rates",
+                "--data-dir",
+                str(data),
+                "--by",
+                "engine.version",
+                "--format",
+                "json",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return json.loads(out.stdout)
+
+    assert rates() == []
+    rows = {r["engine.version"]: r for r in rates("--include-gate")}
     assert rows["0.31.0"]["leaking"] == 0 and rows["0.31.0"]["total"] == 64
     assert rows["0.32.0"]["boundary_token"] > 0
 

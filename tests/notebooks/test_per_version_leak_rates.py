@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import csv
+import shutil
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from leakline_testkit import verdict
 from nb_store import NEW, OLD, UpgradeStore
 
-from leakline.pipeline.store.database import query_rates, read_only
+from leakline.pipeline.core.filters import Where
+from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.stats import wilson
+from leakline.pipeline.store.database import init_store, query_rates, read_only
+from leakline.pipeline.store.sink import ParquetSink
 
 pytestmark = pytest.mark.slow  # each test starts a Jupyter kernel
+
+GATE_VERSION = "0.99.0-gate"
+NOW = datetime(2026, 11, 3, 12, 0, tzinfo=UTC)
 
 FIGURES = (
     "rates_by_version.png",
@@ -20,9 +31,33 @@ FIGURES = (
 )
 
 
+def _with_gate_replays(store: UpgradeStore, data_dir: Path) -> UpgradeStore:
+    """A copy of the store plus a gate run of a vLLM candidate that leaks every time:
+    replays are not production traffic, so the notebook must not plot them."""
+    shutil.copytree(store.data_dir, data_dir)
+    rows = RowBuilder("gate", clean_text_rate=0.0)
+    for i in range(60):
+        e = {
+            "event_id": f"gate-nb-{i}",
+            "ts": "2026-11-03T11:00:00Z",
+            "api": "chat.completions",
+            "request": {"messages": [{"role": "user", "content": "hi"}]},
+            "response": {"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}]},
+            "engine": {"name": "vllm", "version": GATE_VERSION},
+            "model": {"name": "Qwen/Qwen3-8B"},
+        }
+        rows.add(
+            e, normalise(e), verdict(e["event_id"], ["preamble"]), Origin("gate-nb", 0, i), NOW
+        )
+    ParquetSink(data_dir).write(rows.table())
+    init_store(data_dir)
+    return UpgradeStore(data_dir, store.events, store.upgrade_first_ts)
+
+
 def test_notebook_plots_rates_heatmaps_and_the_upgrade(
-    upgrade_store: UpgradeStore, run_notebook
+    upgrade_store: UpgradeStore, run_notebook, tmp_path: Path
 ) -> None:
+    upgrade_store = _with_gate_replays(upgrade_store, tmp_path / "with-gate")
     done = run_notebook(
         "per_version_leak_rates.ipynb", LEAKLINE_DATA_DIR=str(upgrade_store.data_dir)
     )
@@ -35,7 +70,9 @@ def test_notebook_plots_rates_heatmaps_and_the_upgrade(
 
     # the printed/CSV table is what `leakline rates` computes from the same store
     with read_only(upgrade_store.data_dir) as con:
-        expected = query_rates(con, ["engine.name", "engine.version", "model.name"])
+        expected = query_rates(
+            con, ["engine.name", "engine.version", "model.name"], Where().production_only()
+        )
     with (done.figures / "rates_by_version.csv").open() as f:
         table = list(csv.DictReader(f))
     assert [
@@ -47,8 +84,16 @@ def test_notebook_plots_rates_heatmaps_and_the_upgrade(
     ]
     assert sum(int(r["total"]) for r in table) == upgrade_store.events
     text = done.stream_text()
+    assert GATE_VERSION not in text
     for r in expected[:3]:
-        assert f"{r['total']:>6} {r['leaking']:>7} {r['rate']:>7.2%}" in text
+        low, high = wilson(r["leaking"], r["total"])
+        assert (
+            f"{r['total']:>6} {r['leaking']:>7} {r['rate']:>7.2%} "
+            f"{round(low, 4):>6.1%}–{round(high, 4):<6.1%}"
+        ) in text
+    assert [float(r["rate_low"]) for r in table] == [
+        round(wilson(r["leaking"], r["total"])[0], 4) for r in expected
+    ]
 
     # it found the upgrade where the data has it
     first = upgrade_store.upgrade_first_ts.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -71,7 +116,8 @@ def test_notebook_plots_rates_heatmaps_and_the_upgrade(
     with read_only(upgrade_store.data_dir) as con:
         before, after = con.execute(
             "SELECT count(*) FILTER (WHERE leaking) / count(*) FROM "
-            "(SELECT epoch(ts) >= ? AS after, leaking FROM samples WHERE engine_name = 'vllm') "
+            "(SELECT epoch(ts) >= ? AS after, leaking FROM samples WHERE engine_name = 'vllm' "
+            "AND row_source(src_topic) = 'production') "
             "GROUP BY after ORDER BY after",
             [upgrade_s],
         ).fetchall()

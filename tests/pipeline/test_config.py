@@ -92,3 +92,17 @@ def test_replay_talks_tls_when_told_to(broker: EmbeddedBroker, tmp_path: Path) -
     assert result.returncode != 0, result.stderr[-2000:]
     assert "cannot reach Kafka" in result.stderr and "Traceback" not in result.stderr
     assert "replayed 1 events" not in result.stderr
+
+
+def test_record_sizes_come_from_one_place() -> None:
+    """The broker in docker-compose.yml takes the records leakline's clients send, and a
+    dead letter of the largest event the worker processes still fits a record."""
+    import re
+
+    from leakline.pipeline.core import config
+
+    compose = (Path(__file__).parents[2] / "docker-compose.yml").read_text()
+    (broker_limit,) = re.findall(r"KAFKA_MESSAGE_MAX_BYTES:\s*(\d+)", compose)
+    assert int(broker_limit) == config.MAX_RECORD_BYTES
+    assert config.MAX_EVENT_BYTES <= config.MAX_DEAD_LETTER_BYTES < config.MAX_RECORD_BYTES
+    assert config.Settings().max_event_bytes == config.MAX_EVENT_BYTES

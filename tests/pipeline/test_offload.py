@@ -116,3 +116,41 @@ def test_children_exit_when_their_worker_is_killed(broker, tmp_path: Path):
         worker.proc.wait()
     gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive, [p.cmdline()[-3:] for p in alive]
+
+
+@pytest.mark.parametrize("kind", ["child", "inline"])
+def test_the_processor_reports_its_classifier_and_each_refused_promotion(kind, tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "models"))
+    from classifier_kit import make_variant
+
+    from leakline.models.registry import REGISTRY, promote, read_registry
+
+    models = tmp_path / "models"
+    models.mkdir()
+    make_variant(models, "preamble-good")
+    promote(models, "preamble-good")
+    config = BatchConfig(**{**CONFIG.__dict__, "models_dir": models, "classifier_check_s": 0.0})
+    processor = ChildProcessor(config) if kind == "child" else InlineProcessor(config)
+    try:
+
+        async def run():
+            await processor.start()
+            started = (processor.model_version, processor.take_refusals())
+            # a careless copy: the registry points at an artifact whose hash does not match
+            sha = make_variant(models, "preamble-bad", tamper=True)
+            doc = read_registry(models)
+            doc["promoted"] = {"version": "preamble-bad", "sha256": sha, "forced": True}
+            (models / REGISTRY).write_bytes(orjson.dumps(doc))
+            await processor.process(_records(5))
+            refused = (processor.model_version, processor.take_refusals())
+            await processor.process(_records(5))  # the pointer did not move: no new refusal
+            return started, refused, (processor.model_version, processor.take_refusals())
+
+        started, refused, after = asyncio.run(run())
+    finally:
+        processor.close()
+    assert started == ("preamble-good", 0)
+    assert refused == ("preamble-good", 1)  # refused, the old model kept
+    assert after == ("preamble-good", 0)

@@ -148,7 +148,10 @@ def test_negative_cases_are_left_alone(text: str) -> None:
 def test_each_rule_redacts_only_its_own_kind(name: str) -> None:
     text = (
         "a@b.io +82 10-1234-5678 sk-proj-abc123DEF456ghi789JKL012 "
-        "Bearer abcdef0123456789abcdef 4111 1111 1111 1111"
+        "Bearer abcdef0123456789abcdef 4111 1111 1111 1111 "
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY 900101-1234567 DE89370400440532013000 "
+        "-----BEGIN PRIVATE KEY-----MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
+        "-----END PRIVATE KEY-----"
     )
     out = Redactor.from_names([name]).redact(text)
     assert [e.rule for e in out.edits] == [name]
@@ -163,8 +166,18 @@ def test_luhn() -> None:
 # ------------------------------------------------------------------ configuration
 
 
-def test_default_has_all_five_rules_and_raw_has_none() -> None:
-    assert DEFAULT.names == ("email", "phone", "api_key", "bearer", "card")
+def test_default_has_all_nine_rules_and_raw_has_none() -> None:
+    assert DEFAULT.names == (
+        "email",
+        "phone",
+        "api_key",
+        "bearer",
+        "card",
+        "aws_secret",
+        "national_id",
+        "iban",
+        "private_key",
+    )
     assert DEFAULT.enabled
     assert not Redactor.raw().enabled
     assert Redactor.from_spec("default").names == DEFAULT.names

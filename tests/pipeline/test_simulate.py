@@ -42,6 +42,8 @@ ALL_LABELS = (
     "final_in_reasoning",
     "commentary_rendered",
     "mixed_chunk",
+    "reasoning_slot",
+    "history_mismatch",
 )
 
 
@@ -463,7 +465,64 @@ def _oracle(ex: Any) -> set[str]:
         labels.add("commentary_rendered")
     if ex.stream_facts.mixed_chunks:
         labels.add("mixed_chunk")
+    labels |= _structured_oracle(ex, stripped) | _history_oracle(ex)
     return labels
+
+
+@cache
+def _field_cue_re() -> re.Pattern[str]:
+    openings = [t.split(" ")[0][:12] for lang in T.LANGUAGES for t in T.FIELD_REASONING[lang]]
+    return re.compile("|".join(re.escape(o) for o in openings))
+
+
+def _structured_oracle(ex: Any, stripped: str) -> set[str]:
+    """Reasoning text from the simulator's field bank in a JSON string field outside the
+    schema's ``x-leakline-reasoning`` slots; slots after an answer key or over maxLength."""
+    if ex.response_format is None or ex.tool_calls:
+        return set()
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return set()
+    if not isinstance(value, dict):
+        return set()
+    props = (ex.response_format.schema or {}).get("properties", {})
+    slots = [k for k, v in props.items() if isinstance(v, dict) and v.get("x-leakline-reasoning")]
+    labels = set()
+    strings = [v for k, v in value.items() if k not in slots and isinstance(v, str)]
+    if any(_field_cue_re().match(v) for v in strings):
+        labels.add("reasoning_leak")
+    keys = list(value)
+    present = [keys.index(k) for k in slots if k in value]
+    if present and any(k not in slots for k in keys[: max(present)]):
+        labels.add("reasoning_slot")
+    for k in slots:
+        limit = props[k].get("maxLength")
+        if limit is not None and isinstance(value.get(k), str) and len(value[k]) > limit:
+            labels.add("reasoning_slot")
+    return labels
+
+
+def _history_oracle(ex: Any) -> set[str]:
+    """gpt-oss / Kimi K2 Thinking / MiniMax-M2 / Claude with thinking on want the tool-call
+    turn's reasoning back; gpt-oss and DeepSeek-R1 want earlier turns' reasoning dropped."""
+    model = (ex.versions.model_name or "").lower()
+    turns = list(ex.history)
+    users = [i for i, t in enumerate(turns) if t.role == "user"]
+    if not users:
+        return set()
+    prior, current = turns[: users[-1]], turns[users[-1] + 1 :]
+    wants_back = any(m in model for m in ("gpt-oss", "kimi-k2-thinking", "minimax-m2")) or (
+        "claude" in model and ex.config.thinking == "on"
+    )
+    drops = any(m in model for m in ("gpt-oss", "deepseek-r1"))
+    if wants_back and any(
+        t.role == "assistant" and t.tool_calls and not t.reasoning for t in current
+    ):
+        return {"history_mismatch"}
+    if drops and any(t.role == "assistant" and t.reasoning for t in prior):
+        return {"history_mismatch"}
+    return set()
 
 
 def _normalise(event: dict[str, Any]) -> Any:

@@ -45,19 +45,19 @@ def _malformed(count: int, seed: int) -> Iterable[bytes]:
 RUNS: dict[str, tuple[Callable[[], Iterable[bytes]], str]] = {
     "every_scenario": (
         lambda: _events(2000, 7, Mix(leak_ratio=0.5, stream_ratio=0.5)),
-        "95ad47b418dbfb2413045bf971af820d2acefb759195a8bbac7da17d936a5c27",
+        "2303e747f79cb0748ffea5afd6b4eabb3bfe00bab7ca1db6a9e03f5ddbe7b123",
     ),
     "production_mix": (
         lambda: _events(500, 7, PRODUCTION_MIX),
-        "314416bac6779a86b651f4885879bad7225308832aba1a94a2186e25bc8f8b15",
+        "4e9f1bc160759135a62e8a1eb5d2e66be7a3ea5ca63ab08211383a9009c618af",
     ),
     "payloads_with_malformed": (
         lambda: _payloads(500, 7, Mix(malformed_ratio=0.1)),
-        "7e5ce114816a41b223f7e344488ae119dac53e17a7236c8bf24a4c5d8284be88",
+        "cfdb8e26e2352bd86dcc8467801ad67f163518b3b5c1bec6da0d705cfe4636fe",
     ),
     "malformed_cases": (
         lambda: _malformed(3 * len(MALFORMED_KINDS), 1),
-        "e874ec2e58aa344ecf4c49c7c4e0c1c7ae48645ca8a5ad3789e1e374761f6fda",
+        "7cc8a5ba631e793b4d07a30f4e73e7c034d8d73aa0762ae84aff45ea5c70e62b",
     ),
 }
 

@@ -109,9 +109,14 @@ def test_same_batch_rewritten_replaces_the_file(store: Path) -> None:
     assert len(list(store.glob("samples/day=2026-11-01/*.parquet"))) == 1
 
 
-def test_views_work_from_the_duckdb_file_alone(store: Path) -> None:
+def test_views_work_from_the_duckdb_file_alone(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plain ``duckdb`` CLI, run in the data dir (the views name their files relative
+    to it, so a copied or moved store reads its own; elsewhere, SET file_search_path)."""
     write_events(ParquetSink(store), [(1, "v1", ["truncated"])])
-    con = duckdb.connect(str(db_path(store)), read_only=True)
+    monkeypatch.chdir(store)
+    con = duckdb.connect(db_path(store).name, read_only=True)
     try:
         assert con.execute(
             "select engine_version, total, leaking, truncated from leak_rates"

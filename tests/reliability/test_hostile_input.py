@@ -17,6 +17,7 @@ the normaliser or a detector raised).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from typing import Any
@@ -27,7 +28,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.contract import ContractError, decode_event, validate_event
+from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
+from leakline.pipeline.core.contract import (
+    ContractError,
+    decode_event,
+    rejection_of,
+    validate_event,
+)
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
 from leakline.pipeline.core.redact import Redactor, redact_exchange
@@ -56,7 +63,11 @@ def run_batch(
     for dead in result.dead_letters:
         assert dead.reason.strip(), dead
         assert len(dead.reason) <= 600
-        assert dead.value == records[dead.origin.offset].value  # raw bytes, unchanged
+        raw = records[dead.origin.offset].value
+        if len(raw) <= MAX_DEAD_LETTER_BYTES:
+            assert dead.value == raw  # raw bytes, unchanged
+        else:  # too large for the DLQ: a reference to the source record
+            assert orjson.loads(dead.value)["sha256"] == hashlib.sha256(raw).hexdigest()
         dict(dead.headers())  # the reason travels as a header: it must encode
     table = result.rows.table()  # what the sink writes
     assert table.num_rows == len(result.rows)
@@ -411,6 +422,7 @@ def test_ten_megabytes_of_content_are_dead_lettered_as_too_large() -> None:
     result = run_batch([payload])
     (reason,) = reasons(result)
     assert "too large" in reason and str(LIMIT) in reason
+    assert "as a reference" in reason  # 10 MB do not fit a Kafka record: see run_batch
 
 
 def test_ten_megabytes_of_content_are_processed_under_a_higher_limit() -> None:
@@ -648,6 +660,17 @@ def _without(*keys: str) -> dict[str, Any]:
         pytest.param(
             {**BASE, "remediation": {"attempts": -1}}, "remediation", id="attempts_negative"
         ),
+        # the store holds int64: these were stored as NULL (issue 18)
+        pytest.param(
+            {**BASE, "remediation": {"attempts": 2**64 - 1}}, "remediation", id="attempts_u64"
+        ),
+        pytest.param(
+            {**BASE, "remediation": {"attempts": 2**63}}, "remediation", id="attempts_above_i64"
+        ),
+        pytest.param({**BASE, "remediation": {"attempts": 1.0}}, "remediation", id="attempts_1.0"),
+        pytest.param(
+            {**BASE, "remediation": {"extra_tokens": 2.5}}, "remediation", id="extra_tokens_float"
+        ),
         pytest.param(_without("event_id"), "(root)", id="missing_event_id"),
         pytest.param(_without("api"), "(root)", id="missing_api"),
         pytest.param(_without("request"), "(root)", id="missing_request"),
@@ -674,7 +697,6 @@ def test_wrong_types_and_missing_fields_are_dead_lettered_with_where(
         pytest.param(
             {"remediation": {"attempts": 2**63 - 1, "extra_tokens": 0}}, id="attempts_max"
         ),
-        pytest.param({"remediation": {"attempts": 2**64 - 1}}, id="attempts_u64"),
         pytest.param({"event_id": "\x00\x01\u202e" + "x" * 253}, id="event_id_controls_256"),
         pytest.param({"unknown_field": {"nested": [1, 2, 3]}, "x" * 1000: 1}, id="unknown_fields"),
         pytest.param({"engine": {"name": None, "version": None}}, id="null_versions"),
@@ -683,6 +705,25 @@ def test_wrong_types_and_missing_fields_are_dead_lettered_with_where(
 )
 def test_odd_but_valid_fields_are_stored(extra: dict[str, Any]) -> None:
     assert_stored(run_batch([dumps({**BASE, **extra})]))
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        pytest.param("18446744073709551616", id="above_u64"),
+        pytest.param("123456789012345678901234567890", id="far_above_u64"),
+        pytest.param("-9223372036854775809", id="below_i64"),
+    ],
+)
+@pytest.mark.parametrize("field", ["attempts", "extra_tokens"])
+def test_integers_beyond_64_bits_in_counts_are_schema_violations(number: str, field: str) -> None:
+    """orjson reads such a number as a float, silently: the count would be stored as NULL."""
+    payload = dumps({**BASE, "remediation": {field: 0}}).replace(
+        f'"{field}":0'.encode(), f'"{field}":{number}'.encode()
+    )
+    assert number.encode() in payload
+    (reason,) = reasons(run_batch([payload]))
+    assert rejection_of(reason) == "schema" and "remediation" in reason, reason
 
 
 def test_big_integers_in_ignored_fields_are_stored() -> None:
@@ -799,3 +840,11 @@ def test_contract_error_reasons_are_short_for_huge_values() -> None:
     with pytest.raises(ContractError) as info:
         decode_event(dumps(event))
     assert len(info.value.reason) < 600
+
+
+@pytest.mark.parametrize("call", [None, 5, "x", []], ids=["null", "number", "string", "list"])
+def test_a_tool_call_that_is_not_an_object_is_stored(call: Any) -> None:
+    """Found by the thorough property run: ``tool_calls: [null]`` raised in normalise."""
+    event = chat("", request=TOOLS)
+    event["response"]["choices"][0]["message"]["tool_calls"] = [call]
+    assert_stored(run_batch([dumps(event)]))

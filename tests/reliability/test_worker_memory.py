@@ -23,6 +23,7 @@ import orjson
 import pytest
 from leakline_testkit import RssSampler, read_topic, spawn_worker, wait_stored
 
+from leakline.pipeline.core.config import MAX_RECORD_BYTES
 from leakline.pipeline.core.kafka_io import produce
 from leakline.pipeline.simulate.traffic_model import Mix, simulate
 
@@ -78,7 +79,11 @@ def hostile(tag: str) -> tuple[list[bytes], list[bytes]]:
 
 
 def send(bootstrap: str, payloads: list[bytes]) -> None:
-    report = asyncio.run(produce(bootstrap, "gateway.events", payloads))
+    # as a gateway with its own producer could: leakline's refuses events over the
+    # worker's limit (MAX_EVENT_BYTES), the broker takes records up to MAX_RECORD_BYTES
+    report = asyncio.run(
+        produce(bootstrap, "gateway.events", payloads, max_event_bytes=MAX_RECORD_BYTES)
+    )
     assert report.failed == 0 and report.sent == len(payloads)
 
 

@@ -384,3 +384,38 @@ def test_tail_rates_match_the_store_with_a_real_worker(broker: Any, tmp_path: An
         assert rate == pytest.approx(store_rate, abs=1.1e-4), key
     assert f"dead_lettered={len(bad)}" in done.stdout
     assert set(leak_lines(done.stdout)) == leaking_ids
+
+
+def test_tail_since_until_and_where(broker: Any) -> None:
+    """--since/--until keep records by their own time (and read from the beginning);
+    --where uses the grammar of the store commands."""
+    old, new = make_traffic(60, seed=21, batches=1), make_traffic(90, seed=22, batches=2)
+
+    async def run() -> None:
+        await ensure_topics(broker.bootstrap, [SAMPLES, STATS], partitions=2)
+        producer = AIOKafkaProducer(bootstrap_servers=broker.bootstrap, acks="all")
+        await producer.start()
+        try:
+            for traffic, ts in (
+                (old, "2020-01-01T00:00:00+00:00"),
+                (new, "2020-01-02T00:00:00+00:00"),
+            ):
+                for result in traffic.results:
+                    for record in batch_stats(result, "w-since", datetime.fromisoformat(ts)):
+                        key, value = record.encode()
+                        await producer.send_and_wait(STATS, value, key=key)
+        finally:
+            await producer.stop()
+
+    asyncio.run(run())
+    window = ("--since", "2020-01-01T12:00:00Z", "--until", "2020-01-03T00:00:00Z")
+    done = run_tail(broker.bootstrap, "--once", *window)
+    assert done.returncode == 0, done.stderr
+    assert {k: v[:2] for k, v in printed_rates(done.stdout).items()} == new.expected_rates()
+    assert leak_lines(done.stdout) == {}  # every sample's own time (2026) is outside the window
+    done = run_tail(broker.bootstrap, "--once", *window, "--where", "engine.version=0.31.0")
+    assert {k: v[:2] for k, v in printed_rates(done.stdout).items()} == new.expected_rates(
+        lambda row: row["engine_version"] == "0.31.0"
+    )
+    done = run_tail(broker.bootstrap, "--once", "--where", "model.revision=abc")
+    assert done.returncode == 2 and "parsers.tool_call" in done.stderr

@@ -182,3 +182,32 @@ def test_garbage_records_are_skipped() -> None:
     assert parse_stats(orjson.dumps({"v": 1, "total": "x"})) is None
     assert parse_sample(b"[]") is None
     assert parse_sample(orjson.dumps({"labels": []})) is None
+
+
+def test_where_and_time_window_filter_both_panes() -> None:
+    # --where engine.version=A --where engine.version=B: either version (the one grammar)
+    filt = TailFilter.build(
+        where=["engine.version=0.31.0", "engine.version=0.30.2"],
+        since=NOW - timedelta(minutes=30),
+        until=NOW - timedelta(minutes=5),
+    )
+    rates = RollingRates(0, filt=filt)
+    kept = []
+    for raw in (
+        stats(NOW - timedelta(hours=2), 50, 50, {"preamble": 50}),  # before --since
+        stats(NOW - timedelta(minutes=10), 10, 2, {"preamble": 2}),
+        stats(NOW - timedelta(minutes=10), 5, 5, {"truncated": 5}, engine_version="0.30.2"),
+        stats(NOW - timedelta(minutes=10), 7, 7, {"truncated": 7}, engine_version="0.29.0"),
+        stats(NOW, 30, 4, {"preamble": 4}),  # after --until
+    ):
+        record = parse_stats(raw)
+        assert record is not None
+        kept.append(rates.add(record, NOW))
+    assert kept == [False, True, True, False, False]
+    assert {r.key[1]: r.total for r in rates.rows()} == {"0.31.0": 10, "0.30.2": 5}
+    new = parse_sample(sample("b", "x</think>y", (1, 9)))  # ts = NOW: after --until
+    assert new is not None and not LeakFeed().add(new, filt)
+    assert "since 2026-11-29T11:30:00Z" in filt.describe()
+    with pytest.raises(LeaklineError) as err:
+        TailFilter.build(where=["model.revision=abc"])  # not in leak.stats dims
+    assert "parsers.tool_call" in (err.value.hint or "")

@@ -13,8 +13,10 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from dashboard_kit import CHROMIUM_ARGS, TOKEN, known_traffic, wait_dashboard_ready
+from dashboard_kit import CHROMIUM_ARGS, TOKEN, get_json, known_traffic, wait_dashboard_ready
 from leakline_testkit import spawn_worker
+
+from leakline.pipeline.core.stats import wilson
 
 pytestmark = pytest.mark.slow
 
@@ -65,6 +67,10 @@ def test_dashboard_updates_live_highlights_and_filters(broker, tmp_path, web_por
             page.goto(f"{base}/dashboard?token={TOKEN}")
             expect(page.locator("#total-5m")).to_have_text("0", timeout=30_000)
             expect(page.locator("#conn-text")).to_have_text("live", timeout=30_000)
+            # no events yet: "no data", not 0 %; the chart says so instead of a flat line
+            expect(page.locator("#rate-5m")).to_have_text("no data")
+            expect(page.locator("#chart [data-nodata]")).to_have_count(1)
+            assert page.locator('link[rel="icon"]').count() == 1  # a favicon, inline
             page.evaluate("window.__notReloaded = true")
 
             known.send(broker.bootstrap, tmp_path / "data")
@@ -75,11 +81,23 @@ def test_dashboard_updates_live_highlights_and_filters(broker, tmp_path, web_por
             expect(page.locator("#dead-5m")).to_have_text(str(known.dead), timeout=30_000)
             expect(page.locator("#total-24h")).to_have_text(f"{known.total:,}")
             assert page.evaluate("window.__notReloaded") is True
+            # every rate carries its 95 % Wilson interval (core.stats), and the chart a band
+            low, high = wilson(known.leaking, known.total)
+            expect(page.locator("#rate-5m")).to_have_attribute(
+                "title", f"95% CI {low * 100:.1f}–{high * 100:.1f}% of {known.total:,} events"
+            )
+            expect(page.locator("#rate-5m")).to_have_text(f"{known.leaking / known.total:.1%}")
+            assert page.locator("#chart path.band").count() >= 1
+            expect(page.locator("#chart [data-nodata]")).to_have_count(0)
 
             busiest, busiest_n = known.per_key.most_common(1)[0]
             row = page.locator(f'#versions tbody tr[data-key="{busiest}"]')
             expect(row.locator(".c-total")).to_have_text(f"{busiest_n:,}")
             expect(row.locator(".c-leaking")).to_have_text(f"{known.leaking_per_key[busiest]:,}")
+            low, high = wilson(known.leaking_per_key[busiest], busiest_n)
+            expect(row.locator(".c-rate")).to_have_attribute(
+                "title", f"95% CI {low * 100:.1f}–{high * 100:.1f}% of {busiest_n:,} events"
+            )
 
             # a leak sample with its leaking span(s) marked, evidence/layer/remediation shown
             expect(page.locator("#samples article.sample").first).to_be_visible(timeout=60_000)
@@ -119,6 +137,17 @@ def test_dashboard_updates_live_highlights_and_filters(broker, tmp_path, web_por
             page.select_option("#f-label", label)
             expect(page.locator("#leaking-5m")).to_have_text(f"{label_n:,}", timeout=30_000)
             assert page.evaluate("window.__notReloaded") is True
+
+            # the label alone: its trend per busiest version, one dashed line (or dot) each
+            page.select_option("#f-version", "")
+            trends = page.locator("#chart [data-version]")
+            expect(trends.first).to_be_attached(timeout=30_000)
+            shown = set(trends.evaluate_all("els => els.map(e => e.dataset.version)"))
+            assert busiest in shown and len(shown) == min(5, len(known.per_key))
+            api = get_json(f"{base}/dashboard/api/series?label={label}")
+            line = next(v for v in api["by_version"] if v["key"] == busiest)
+            assert sum(p["total"] for p in line["points"]) == busiest_n
+            assert sum(p["leaking"] for p in line["points"]) == label_n
             browser.close()
         docs = Path(__file__).parents[2] / "docs"
         if os.environ.get("LEAKLINE_UPDATE_DOCS_SCREENSHOT"):

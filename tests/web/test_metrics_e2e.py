@@ -12,7 +12,7 @@ from dashboard_kit import TOKEN, get_json, known_traffic, wait_dashboard_ready
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 from prometheus_client.parser import text_string_to_metric_families
 
-from leakline.pipeline.live.stats import dims_of, parse_stats
+from leakline.pipeline.live.stats import EVENT_PREFIX, dims_of, parse_stats
 
 pytestmark = pytest.mark.slow
 
@@ -173,15 +173,19 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
     reported_end = _end_offset(broker.bootstrap, "leakline-leak_stats-changelog")
     assert 0 < reported_end <= len(changelog)
 
-    def restored_until(end: int) -> Counter[str]:
+    def restored_until(end: int, basis: str = "event") -> Counter[str]:
+        """Per version key; the table holds both bases, event time under "event|" + key."""
         last = {r.key: json.loads(r.value) for r in changelog if r.offset < end}
         totals: Counter[str] = Counter()
         for key, value in last.items():
-            totals[json.loads(key)[0]] += value["total"]
+            name = json.loads(key)[0]
+            if name.startswith(EVENT_PREFIX) == (basis == "event"):
+                totals[name.removeprefix(EVENT_PREFIX)] += value["total"]
         return +totals
 
-    # nothing missing on the topic
+    # nothing missing on the topic, in either basis
     assert sum(restored_until(len(changelog)).values()) == known.total
+    assert sum(restored_until(len(changelog), "ingest").values()) == known.total
     expected = restored_until(reported_end)
 
     port = free_port()

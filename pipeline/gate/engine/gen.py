@@ -411,7 +411,7 @@ def generate(view: RequestView, profile: Profile) -> Generation:
     reasoning = _REASONING[lang].format(t=topic)
     gen = Generation(reasoning_field=profile.reasoning_field, mixed_chunk=profile.mixed_chunk)
     answer = ""
-    tool = _pick_tool(view)
+    tool = None if profile.drop_tool_calls else _pick_tool(view)
     if tool is not None:
         args = json.dumps(example(tool.schema, topic, view.user_text), ensure_ascii=False)
         call = SimToolCall(f"call_{view.key[:24]}", tool.name, args)

@@ -34,6 +34,7 @@ class Profile:
     runaway_reasoning: bool = False  # reasoning never ends: `length` with empty content
     preamble: bool = False  # the answer opens with a progress sentence
     mixed_chunk: bool = False  # streamed: one chunk carries reasoning and content
+    drop_tool_calls: bool = False  # answers in prose where a tool call was due
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -95,6 +96,12 @@ PROFILES: tuple[Profile, ...] = (
         "clean, but reasoning in `reasoning_content` (SGLang's field name)",
         "engine family that kept the old field name",
         reasoning_field="reasoning_content",
+    ),
+    Profile(
+        "drops-tool-calls",
+        "answers in prose where it should call a declared tool (no label: trigger F1 drops)",
+        "tool-call grammar/structural tag not applied, or a model that under-triggers",
+        drop_tool_calls=True,
     ),
     Profile(
         "leaky",

@@ -100,6 +100,9 @@ def _handler(api: str) -> Any:
             profile = _profile_for(request, body, default)
         except LeaklineError as exc:
             return _error(api, 400, f"{exc} ({exc.hint})")
+        delay = request.app.get("delay_s", 0.0)
+        if delay:  # a slow engine, for ETA and cancellation tests
+            await asyncio.sleep(delay)
         view: RequestView = read_request(api, body)
         gen = generate(view, profile)
         headers = _headers(profile)
@@ -132,9 +135,10 @@ async def _health(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "profile": request.app["profile"].name})
 
 
-def build_app(profile: Profile) -> web.Application:
+def build_app(profile: Profile, delay_s: float = 0.0) -> web.Application:
     app = web.Application(client_max_size=16 * 1024 * 1024)
     app["profile"] = profile
+    app["delay_s"] = delay_s
     app.router.add_post("/v1/chat/completions", _handler("chat.completions"))
     app.router.add_post("/v1/responses", _handler("responses"))
     app.router.add_post("/v1/messages", _handler("messages"))
@@ -143,9 +147,9 @@ def build_app(profile: Profile) -> web.Application:
     return app
 
 
-async def serve(host: str, port: int, profile: Profile) -> None:
+async def serve(host: str, port: int, profile: Profile, delay_s: float = 0.0) -> None:
     """Serve until SIGINT/SIGTERM. Prints the bound URL (useful with --port 0)."""
-    runner = web.AppRunner(build_app(profile), access_log=None)
+    runner = web.AppRunner(build_app(profile, delay_s), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from leakline.pipeline.core.command import register, run_standalone
+from leakline.pipeline.core.command import non_negative, register, run_standalone
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.gate.engine.profiles import (
     BY_NAME,
@@ -71,6 +71,13 @@ def _configure(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"default failure-mode profile: {', '.join(BY_NAME)} (default: {DEFAULT_PROFILE})",
     )
+    p.add_argument(
+        "--delay",
+        type=non_negative,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long before answering each request, like a busy engine (default: 0)",
+    )
     p.set_defaults(func=cmd_engine_sim)
 
 
@@ -92,12 +99,16 @@ def cmd_engine_sim(args: argparse.Namespace) -> int:
 
     profile = get_profile(args.profile)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.host, args.port, profile))
+        asyncio.run(serve(args.host, args.port, profile, args.delay))
     return 0
 
 
 def spawn_engine_sim(
-    profile: str = DEFAULT_PROFILE, *, log_path: Path | None = None, timeout_s: float = 60.0
+    profile: str = DEFAULT_PROFILE,
+    *,
+    log_path: Path | None = None,
+    timeout_s: float = 60.0,
+    delay_s: float = 0.0,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``leakline engine-sim --port 0`` as a process; returns it and its base URL
     (``http://127.0.0.1:PORT/v1``) once it listens. Stop it with ``leakline.pipeline.demo.stop_process``."""
@@ -110,6 +121,8 @@ def spawn_engine_sim(
         "0",
         "--profile",
         profile,
+        "--delay",
+        str(delay_s),
     ]
     log = log_path.open("ab") if log_path else subprocess.DEVNULL
     try:

@@ -6,22 +6,36 @@ from typing import Any
 
 from leakline.pipeline.live.web.auth import (
     ENV_WEB_TOKEN,
+    allowed_hosts,
     check_exposure,
+    host_middleware,
     is_loopback,
     token_middleware,
 )
 from leakline.pipeline.live.web.views import LiveState, install
 
 
-def attach(faust_app: Any, state: LiveState, token: str | None) -> None:
-    """Routes and (with a token) the auth middleware, before the web server starts.
+def attach(
+    faust_app: Any, state: LiveState, token: str | None, hosts: frozenset[str] | None = None
+) -> None:
+    """Routes, the Host check (``hosts``, see ``auth.allowed_hosts``) and (with a token)
+    the auth middleware, before the web server starts.
 
-    The middleware guards every route on the server, Faust's own pages included.
+    The middlewares guard every route on the server, Faust's own pages included.
     """
     web_app = faust_app.web.web_app
+    if hosts is not None:
+        web_app.middlewares.append(host_middleware(hosts))
     if token:
         web_app.middlewares.append(token_middleware(token))
     install(web_app, state)
 
 
-__all__ = ["ENV_WEB_TOKEN", "LiveState", "attach", "check_exposure", "is_loopback"]
+__all__ = [
+    "ENV_WEB_TOKEN",
+    "LiveState",
+    "allowed_hosts",
+    "attach",
+    "check_exposure",
+    "is_loopback",
+]

@@ -2,12 +2,18 @@
 
 Every JSON answer is aggregated and bounded (top-N versions + "other", paginated
 samples), so the browser never receives the store or an unbounded list.
+
+Counts are by event time (the event's ``ts``, as in the store) unless ``basis=ingest``
+asks for processing time. The 7- and 30-day windows and the event page read the store
+through callables the worker hands in (``LiveState.history``, ``LiveState.find_event``):
+this package never imports the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -17,18 +23,28 @@ from typing import Any
 from aiohttp import web
 
 from leakline.detectors.labels import ALL_LABELS
+from leakline.pipeline.core.stats import wilson
 from leakline.pipeline.live.metrics import CONTENT_TYPE, WorkerMetrics
 from leakline.pipeline.live.stats import (
+    BASES,
     BUCKET_S,
+    DEFAULT_BASIS,
+    HISTORY_BUCKET_S,
+    HISTORY_WINDOWS,
     OTHER,
     WINDOWS,
     Buckets,
     SampleRing,
     add_counts,
+    basis_buckets,
+    buckets_from_rows,
     empty_counts,
+    first_seen,
+    highlight,
     rate_row,
     series,
     top_rows,
+    version_regressions,
     window_totals,
 )
 
@@ -52,6 +68,10 @@ class LiveState:
     stats_applied: int = 0  # leak.stats records folded into the table
     closing: asyncio.Event = field(default_factory=asyncio.Event)
     ready: bool = False  # the worker has started what it needs to take batches
+    # read from the store by the worker (``pipeline.store.history``), None without one:
+    # (since, until, bucket seconds, basis) -> rows of counts; event_id -> stored row
+    history: Callable[[float, float, int, str], list[dict[str, Any]]] | None = None
+    find_event: Callable[[str], dict[str, Any] | None] | None = None
 
 
 def _static(name: str) -> str:
@@ -70,6 +90,30 @@ def page_html() -> str:
     )
 
 
+def event_page_html() -> str:
+    """The event page (``/event/<id>``), self-contained like the dashboard."""
+    html = _static("event.html")
+    return html.replace("/*STYLE*/", _static("dashboard.css")).replace(
+        "/*SCRIPT*/", _static("event.js")
+    )
+
+
+PAGE_HEADERS = {
+    # everything is inline and same-origin; no CDN, no framing, no referrer leak
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; "
+    "style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; "
+    "frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+HISTORY_TTL_S = 30.0
+MAX_EVENT_ID = 512
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
 def _int(request: web.Request, name: str, default: int, lo: int, hi: int) -> int:
     try:
         value = int(request.query.get(name, default))
@@ -78,11 +122,30 @@ def _int(request: web.Request, name: str, default: int, lo: int, hi: int) -> int
     return min(max(value, lo), hi)
 
 
-def _window(request: web.Request) -> str:
+def _window(request: web.Request, state: LiveState | None = None) -> str:
     window = request.query.get("window", "5m")
-    if window not in WINDOWS:
-        raise web.HTTPBadRequest(text="window must be one of " + ", ".join(WINDOWS))
+    allowed = list(WINDOWS) + (list(HISTORY_WINDOWS) if state and state.history else [])
+    if window not in allowed:
+        raise web.HTTPBadRequest(text="window must be one of " + ", ".join(allowed))
     return window
+
+
+def _basis(request: web.Request) -> str:
+    basis = request.query.get("basis", DEFAULT_BASIS)
+    if basis not in BASES:
+        raise web.HTTPBadRequest(text="basis must be one of " + ", ".join(BASES))
+    return basis
+
+
+def live_buckets(state: LiveState, basis: str) -> Buckets:
+    return basis_buckets(state.buckets(), basis)
+
+
+def regressions(state: LiveState, now: float | None = None) -> list[dict[str, Any]]:
+    """New versions significantly worse than the one they replaced: event time, 24 h."""
+    now = time.time() if now is None else now
+    buckets = live_buckets(state, "event")
+    return version_regressions(window_totals(buckets, now, WINDOWS["24h"]), first_seen(buckets))
 
 
 def _filters(request: web.Request) -> tuple[str | None, str | None]:
@@ -97,17 +160,30 @@ def _label_view(counts: dict[str, Any], label: str | None) -> dict[str, Any]:
     return {**counts, "leaking": n, "labels": {label: n} if n else {}}
 
 
-def overview(state: LiveState, request: web.Request, now: float | None = None) -> dict[str, Any]:
+def overview(
+    state: LiveState,
+    request: web.Request,
+    now: float | None = None,
+    history: Buckets | None = None,
+) -> dict[str, Any]:
+    """Totals per window, the version rows of the selected one; ``history``: the store's
+    buckets of a 7- or 30-day window (``HISTORY_BUCKET_S`` each), fetched by the caller."""
     now = time.time() if now is None else now
     label, version = _filters(request)
-    window = _window(request)
+    window = _window(request, state)
+    basis = _basis(request)
     top = _int(request, "top", 15, 1, MAX_TOP)
-    buckets = state.buckets()
+    buckets = live_buckets(state, basis)
     per_window = {}
     rows: list[dict[str, Any]] = []
     versions: list[str] = []
-    for name, seconds in WINDOWS.items():
-        totals = window_totals(buckets, now, seconds)
+    sources: list[tuple[str, Buckets, int, int]] = [
+        (name, buckets, seconds, BUCKET_S) for name, seconds in WINDOWS.items()
+    ]
+    if window in HISTORY_WINDOWS:
+        sources.append((window, history or {}, HISTORY_WINDOWS[window], HISTORY_BUCKET_S))
+    for name, source, seconds, size in sources:
+        totals = window_totals(source, now, seconds, size)
         if name == "24h":
             versions = sorted(totals, key=lambda k: -totals[k]["total"])[:MAX_VERSIONS_LISTED]
         if version:
@@ -123,8 +199,10 @@ def overview(state: LiveState, request: web.Request, now: float | None = None) -
         "worker_id": state.worker_id,
         "now": now,
         "window": window,
-        "windows": list(WINDOWS),
-        "bucket_s": BUCKET_S,
+        "windows": [name for name, *_ in sources],
+        "history_windows": list(HISTORY_WINDOWS) if state.history else [],
+        "basis": basis,
+        "bucket_s": HISTORY_BUCKET_S if window in HISTORY_WINDOWS else BUCKET_S,
         "filters": {"label": label, "version": version},
         "totals": per_window,
         "rows": rows,
@@ -133,40 +211,144 @@ def overview(state: LiveState, request: web.Request, now: float | None = None) -
         "stats_partitions": state.stats_partitions(),
         "stats_applied": state.stats_applied,
         "samples_seen": state.ring.seen,
+        "model": {
+            "version": state.metrics.model_version,
+            "known": state.metrics.model_known,
+            "reload_failures": state.metrics.model_reload_failures_seen,
+        },
+        "regressions": regressions(state, now),
+        "event_page": state.find_event is not None,
     }
 
 
-def time_series(state: LiveState, request: web.Request) -> dict[str, Any]:
-    now = time.time()
-    label, version = _filters(request)
-    window = _window(request)
-    points = series(
-        state.buckets(), now, WINDOWS[window], points=60, keys=[version] if version else None
-    )
+TREND_VERSIONS = 5  # per-version trend lines: the busiest versions of the window
+
+
+def _for_label(points: list[dict[str, Any]], label: str | None) -> list[dict[str, Any]]:
+    """Points whose "leaking" and rate (with its interval) count only ``label``."""
     if label:
         for point in points:
             point["labels"] = {label: point["labels"].get(label, 0)}
             point["leaking"] = point["labels"][label]
             point["rate"] = point["leaking"] / point["total"] if point["total"] else 0.0
-    return {"window": window, "now": now, "points": points}
+            bounds = wilson(point["leaking"], point["total"])
+            point["rate_low"], point["rate_high"] = bounds if bounds else (None, None)
+    return points
+
+
+def time_series(
+    state: LiveState, request: web.Request, history: Buckets | None = None
+) -> dict[str, Any]:
+    """The rate over time; ``by_version``: the same per busiest version (trend lines of
+    the selected label, or of any leak), unless one version is selected."""
+    now = time.time()
+    label, version = _filters(request)
+    window = _window(request, state)
+    basis = _basis(request)
+    if window in HISTORY_WINDOWS:
+        buckets, seconds, size = history or {}, HISTORY_WINDOWS[window], HISTORY_BUCKET_S
+    else:
+        buckets, seconds, size = live_buckets(state, basis), WINDOWS[window], BUCKET_S
+    points = _for_label(
+        series(buckets, now, seconds, points=60, keys=[version] if version else None, size=size),
+        label,
+    )
+    by_version = []
+    if not version:
+        totals = window_totals(buckets, now, seconds, size)
+        busiest = sorted(totals, key=lambda k: (-totals[k]["total"], k))[:TREND_VERSIONS]
+        for key in busiest:
+            line = series(buckets, now, seconds, points=60, keys=[key], size=size)
+            by_version.append({"key": key, "points": _for_label(line, label)})
+    return {
+        "window": window,
+        "basis": basis,
+        "now": now,
+        "points": points,
+        "by_version": by_version,
+    }
+
+
+def event_view(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored row as the event page shows it: versions, the visible text cut into
+    marked segments, findings with their diagnosis, and the redacted request/response."""
+    findings = [f for f in row.get("findings") or [] if isinstance(f, dict)]
+    stored = row.get("visible_text")
+    text = stored if isinstance(stored, str) else ""
+    event = row.get("event_json") if isinstance(row.get("event_json"), dict) else None
+    shown = []
+    for f in findings:
+        details = f.get("details")
+        diagnosis = details.get("diagnosis") if isinstance(details, dict) else None
+        diagnosis = diagnosis if isinstance(diagnosis, dict) else {}
+        shown.append(
+            {
+                **{
+                    name: f.get(name)
+                    for name in (
+                        "label",
+                        "detector_id",
+                        "detector_version",
+                        "source",
+                        "layer",
+                        "remediation",
+                        "confidence",
+                        "evidence",
+                        "span",
+                    )
+                },
+                "diagnosis": {
+                    name: diagnosis.get(name) for name in ("rule", "layer", "reason", "fix")
+                }
+                if diagnosis
+                else None,
+            }
+        )
+    versions = {
+        name: row.get(name)
+        for name in (
+            "engine_name",
+            "engine_version",
+            "model_name",
+            "model_revision",
+            "template_name",
+            "template_hash",
+            "reasoning_parser",
+            "tool_call_parser",
+            "gateway_name",
+            "gateway_version",
+            "classifier_version",
+        )
+    }
+    return {
+        "event_id": row.get("event_id"),
+        "ts": row.get("ts"),
+        "ingested_at": row.get("ingested_at"),
+        "api": row.get("api"),
+        "stream": row.get("stream"),
+        "source": row.get("source"),
+        "finish_reason": row.get("finish_reason"),
+        "labels": list(row.get("labels") or []),
+        "versions": versions,
+        "detector_versions": row.get("detector_versions"),
+        "remediation": {
+            "action": row.get("remediation_action"),
+            "outcome": row.get("remediation_outcome"),
+        },
+        "text_stored": bool(row.get("text_stored")),
+        "segments": highlight(text, [f.get("span") for f in findings if f.get("span")]),
+        "reasoning_text": row.get("reasoning_text"),
+        "findings": shown,
+        "request": event.get("request") if event else None,
+        "response": (event.get("response") or event.get("chunks")) if event else None,
+    }
 
 
 def install(app: web.Application, state: LiveState) -> None:
     """Add the dashboard routes to the (not yet started) aiohttp application."""
 
     async def dashboard(request: web.Request) -> web.StreamResponse:
-        return web.Response(
-            text=page_html(),
-            content_type="text/html",
-            headers={
-                # everything is inline and same-origin; no CDN, no framing, no referrer leak
-                "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; "
-                "style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; "
-                "frame-ancestors 'none'",
-                "Referrer-Policy": "no-referrer",
-                "Cache-Control": "no-store",
-            },
-        )
+        return web.Response(text=page_html(), content_type="text/html", headers=PAGE_HEADERS)
 
     # answers are cached until the table changes (or 2 s pass): many open dashboards
     # refreshing on every batch then cost one aggregation, not one each
@@ -186,11 +368,62 @@ def install(app: web.Application, state: LiveState) -> None:
             cache[key] = build()
         return cache[key]
 
+    # the store is read at most every HISTORY_TTL_S per (window, basis): a 30-day scan
+    # must not run on every batch while dashboards are open
+    history_cache: dict[tuple[str, str], tuple[float, Buckets]] = {}
+
+    async def store_buckets(request: web.Request) -> Buckets | None:
+        window = _window(request, state)
+        if window not in HISTORY_WINDOWS or state.history is None:
+            return None
+        basis = _basis(request)
+        hit = history_cache.get((window, basis))
+        if hit is not None and time.monotonic() - hit[0] < HISTORY_TTL_S:
+            return hit[1]
+        now = time.time()
+        try:
+            rows = await asyncio.to_thread(
+                state.history, now - HISTORY_WINDOWS[window], now + 1, HISTORY_BUCKET_S, basis
+            )
+        except Exception as exc:  # a locked or damaged store: say so, keep serving
+            raise web.HTTPServiceUnavailable(
+                text=json.dumps({"error": f"the store's history is unavailable: {exc}"}),
+                content_type="application/json",
+            ) from None
+        buckets = buckets_from_rows(rows)
+        history_cache[(window, basis)] = (time.monotonic(), buckets)
+        return buckets
+
     async def api_overview(request: web.Request) -> web.StreamResponse:
-        return web.json_response(cached("overview", request, lambda: overview(state, request)))
+        history = await store_buckets(request)
+        return web.json_response(
+            cached("overview", request, lambda: overview(state, request, history=history))
+        )
 
     async def api_series(request: web.Request) -> web.StreamResponse:
-        return web.json_response(cached("series", request, lambda: time_series(state, request)))
+        history = await store_buckets(request)
+        return web.json_response(
+            cached("series", request, lambda: time_series(state, request, history))
+        )
+
+    async def api_event(request: web.Request) -> web.StreamResponse:
+        event_id = request.query.get("id", "").strip()
+        if not event_id or len(event_id) > MAX_EVENT_ID:
+            raise web.HTTPBadRequest(text=f"id: an event_id of 1 to {MAX_EVENT_ID} characters")
+        if state.find_event is None:
+            return web.json_response({"error": "this worker reads no store"}, status=503)
+        try:
+            row = await asyncio.to_thread(state.find_event, event_id)
+        except Exception as exc:
+            return web.json_response({"error": f"the store cannot be read: {exc}"}, status=503)
+        if row is None:
+            return web.json_response(
+                {"error": f"no stored event {event_id!r}", "event_id": event_id}, status=404
+            )
+        return web.json_response(event_view(row), dumps=_dumps)
+
+    async def event_page(request: web.Request) -> web.StreamResponse:
+        return web.Response(text=event_page_html(), content_type="text/html", headers=PAGE_HEADERS)
 
     async def api_samples(request: web.Request) -> web.StreamResponse:
         label, version = _filters(request)
@@ -230,6 +463,7 @@ def install(app: web.Application, state: LiveState) -> None:
         if state.lag is not None:
             with contextlib.suppress(Exception):  # a scrape never fails on a rebalance
                 state.metrics.set_lag(await state.lag())
+        state.metrics.set_regressions(regressions(state))
         return web.Response(body=state.metrics.render(), headers={"Content-Type": CONTENT_TYPE})
 
     async def healthz(request: web.Request) -> web.StreamResponse:
@@ -249,9 +483,20 @@ def install(app: web.Application, state: LiveState) -> None:
     app.router.add_get("/dashboard/api/series", api_series)
     app.router.add_get("/dashboard/api/samples", api_samples)
     app.router.add_get("/dashboard/api/events", api_events)
+    app.router.add_get("/dashboard/api/event", api_event)
+    app.router.add_get("/event/{event_id:.+}", event_page)  # an event_id may hold a "/"
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/healthz", healthz)  # liveness and readiness probes (no token)
     app.router.add_get("/readyz", readyz)
 
 
-__all__ = ["OTHER", "LiveState", "install", "overview", "page_html", "time_series"]
+__all__ = [
+    "OTHER",
+    "LiveState",
+    "event_view",
+    "install",
+    "overview",
+    "page_html",
+    "regressions",
+    "time_series",
+]

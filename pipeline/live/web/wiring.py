@@ -10,7 +10,11 @@ Why these choices (see also dashboard-README):
   several instances unless it has one partition, which is where this ends up anyway.
 - Buckets are placed by the record's ``ts`` (when the batch was processed), not by the
   broker's append time, so a worker catching up after an outage files counts where
-  they happened.
+  they happened. The record's ``minutes`` (the same counts by event minute) go into
+  the same table under ``"event|" + key``, placed at their minute: the event-time
+  basis the dashboard shows by default.
+- The store (7 and 30 days, one event) is read through callables the worker passes in
+  (``history``, ``find_event``): ``pipeline.live`` does not import ``pipeline.store``.
 - The sample ring reads ``leak.samples`` without a consumer group (every partition,
   from the newest ``ring size`` records), so every worker's dashboard shows every new
   leak, and it never steals partitions from the group.
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import faust
@@ -32,6 +38,7 @@ from leakline.pipeline.core.kafka_io import client_options
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     BUCKET_S,
+    EVENT_PREFIX,
     RETENTION_S,
     SampleRing,
     add_counts,
@@ -88,10 +95,19 @@ async def ensure_changelog(settings: Settings) -> None:
         await admin.close()
 
 
+@dataclass(frozen=True)
+class Placed:
+    """Stands in for the event when counts go to a bucket of their own (event minutes)."""
+
+    at: float
+
+
 def _record_time(event: Any) -> float:
     """Window placement: the record's processing time, else the message timestamp."""
     if event is None:
         raise RuntimeError("leak_stats is only updated from its agent")
+    if isinstance(event, Placed):
+        return event.at
     value = event.value
     ts = None
     if isinstance(value, bytes | bytearray):
@@ -100,7 +116,13 @@ def _record_time(event: Any) -> float:
     return ts if ts is not None else float(event.message.timestamp)
 
 
-def install_live(app: faust.App, settings: Settings, metrics: WorkerMetrics) -> LiveState:
+def install_live(
+    app: faust.App,
+    settings: Settings,
+    metrics: WorkerMetrics,
+    history: Callable[[float, float, int, str], list[dict[str, Any]]] | None = None,
+    find_event: Callable[[str], dict[str, Any] | None] | None = None,
+) -> LiveState:
     stats_topic = app.topic(
         settings.topics.stats,
         key_serializer="raw",
@@ -147,6 +169,8 @@ def install_live(app: faust.App, settings: Settings, metrics: WorkerMetrics) -> 
         worker_id=settings.worker_id,
         lag=lag,
         stats_partitions=stats_partitions,
+        history=history,
+        find_event=find_event,
     )
 
     @app.agent(stats_topic, name="leakline.live_stats")
@@ -157,6 +181,8 @@ def install_live(app: faust.App, settings: Settings, metrics: WorkerMetrics) -> 
             if record is None:
                 continue  # not contract 3 (a newer version or garbage): skip, do not crash
             table[record.key].apply(add_counts, record.counts, event)
+            for start, counts in record.minutes:  # event time; expired like the rest
+                table[EVENT_PREFIX + record.key].apply(add_counts, counts, Placed(start))
             state.stats_applied += 1
 
     @app.task
