@@ -512,9 +512,12 @@ def md_inline(text: str) -> str:
 
 def group_fields() -> str:
     """The names ``rates --by`` (and every FIELD=VALUE filter) accepts, and what they read."""
+    from leakline.pipeline.core.filters import field_column
     from leakline.pipeline.store.database import GROUP_FIELDS
 
     rows = [[code(name), code(column)] for name, column in GROUP_FIELDS.items()]
+    # any event tag: tags.KEY reads the stored tags JSON
+    rows.append([code("tags.KEY"), code(str(field_column("tags.KEY", GROUP_FIELDS)))])
     return table(["field", "stored column (or SQL over one)"], rows)
 
 
@@ -527,6 +530,11 @@ METRIC_NOTES: dict[str, str] = {
     "`internal` or `other` (`leakline dlq` shows the details)",
     "leakline_consumer_lag": "read at scrape time",
     "leakline_sink_flush_seconds": "one Parquet write per batch",
+    "leakline_model_info": "reported by the batch processes at start and with every batch, "
+    "so it follows `train` and `leakline models promote|rollback`",
+    "leakline_model_reload_failures_total": "alert `LeaklineModelReloadFailing`",
+    "leakline_version_regression": "computed at scrape time from the live table; the "
+    "dashboard flags the same versions",
 }
 
 
@@ -634,8 +642,8 @@ GLOSSARY: tuple[Term, ...] = (
 
 def glossary_problems() -> list[str]:
     """Every glossary name the code does not have (empty when the glossary is true)."""
+    from leakline.client.metadata import ENV_FIELDS, HEADER_FIELDS
     from leakline.pipeline.core.rows import SAMPLE_SCHEMA
-    from leakline.pipeline.ingest.producer.metadata import ENV_FIELDS, HEADER_FIELDS
     from leakline.pipeline.store.database import GROUP_FIELDS
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
