@@ -10,8 +10,9 @@ leakline has no row for still writes tokens of a few recognisable shapes:
   ``<<SYS>>``;
 - bracketed control words: ``[INST]``, ``[/INST]``, ``[TOOL_RESULTS]``, ``[AVAILABLE_TOOLS]``;
 - triangle tokens: ``◁think▷``, ``◁/think▷``;
-- reasoning tags: ``<think>``-like names with or without a namespace (``<seed:think>``),
-  and namespaced reasoning names (``<x:cot_budget>``).
+- reasoning tags: ``<think>``-like names with or without a namespace (``<seed:think>``)
+  or a one-word vendor prefix (``<longcat_think>``), and namespaced reasoning names
+  (``<x:cot_budget>``).
 
 ``scan(text)`` finds them (two literal-prefixed regexes, each behind an ``in`` check);
 ``GenericToken`` says what one means: a tool-call token (``kind == "call"``; reported as
@@ -40,6 +41,7 @@ _ANGLE = re.compile(
     r"|/?(?:s|eos|bos|pad|unk|mask|sep|cls|eot|eom|eod|endoftext|im_start|im_end"
     r"|(?:start|end|begin)_of_[a-z][a-z_]{0,30}|unused\d{1,4}|extra_id_\d{1,4}|mask_\d{1,4}"
     r"|(?:[a-z][\w-]{0,15}:)?(?:think|thinking|thought|thoughts)"
+    r"|[a-z][a-z0-9]{0,15}_(?:think|thinking)"  # vendor-prefixed: <longcat_think>
     r"|[a-z][\w-]{0,15}:(?:reason\w{0,20}|reflect\w{0,20}|cot\w{0,20}|\w{0,20}budget\w{0,20}))>"
     r"|</?SYS>>"
     r")"

@@ -60,7 +60,7 @@ class _Region(NamedTuple):
 
 class GenericTokens(DetectorBase):
     id = "generic_tokens"
-    version = "1"
+    version = "2"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -157,7 +157,31 @@ def _candidates(exchange: Exchange, text: str, found: list[Hit]) -> list[Hit]:
         return []
     opens = {h.literal for h in hits if generic.classify(h.literal).opens}
     closes = {h.literal for h in hits if generic.classify(h.literal).closes}
-    return drop_mentions(masked(text, found), hits, opens, closes)
+    runs = _glued_runs(text, hits)
+    if len(runs) == len(hits):
+        return drop_mentions(masked(text, found), hits, opens, closes)
+    # A run of tokens glued into one word ("<|close|>think<|sep|>") is named or leaked as a
+    # whole: the mention rule judges the run, and keeps or drops all of its tokens.
+    units = [Hit(run[0].start, run[-1].end, text[run[0].start : run[-1].end]) for run in runs]
+    kept = {unit.start for unit in drop_mentions(masked(text, found), units, opens, closes)}
+    return [hit for run in runs if run[0].start in kept for hit in run]
+
+
+# What may join two tokens into one word: nothing, or a bare word ("<|open|>think<|sep|>").
+_GLUE = re.compile(r"[A-Za-z0-9_]{0,24}")
+
+
+def _glued_runs(text: str, hits: list[Hit]) -> list[list[Hit]]:
+    """``hits`` grouped into runs of tokens with no whitespace or punctuation between them."""
+    runs: list[list[Hit]] = []
+    for hit in hits:
+        if runs:
+            last = runs[-1][-1]
+            if last.end <= hit.start and _GLUE.fullmatch(text, last.end, hit.start) is not None:
+                runs[-1].append(hit)
+                continue
+        runs.append([hit])
+    return runs
 
 
 def masked(text: str, hits: list[Hit]) -> str:

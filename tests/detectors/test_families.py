@@ -12,6 +12,7 @@ from leakline.detectors.families import (
     FAMILIES,
     TOKEN_ROLES,
     UnknownFamilyError,
+    families_excluding,
     family_for,
     get_family,
     named_families,
@@ -305,6 +306,97 @@ def test_own_tool_markup_split_across_stream_pieces(detect, tools, row):
         )
         assert len(found) == 1, markup.name
         assert found[0].details.get("split_across_chunks") is True, markup.name
+
+
+# --------------------------------------------------------------------------- the generic layer alone
+#
+# Issue 14: each row's samples pass the battery, "and the generic layer alone passes it as
+# well, with the row removed". The same samples run with the row left out
+# (``families_excluding``): only the generic layer and the other rows see them.
+
+# What the generic layer is meant to cover. reasoning_leak counts only when delimited by
+# tokens: the untagged self-talk cues and structured fields never read the table.
+GENERIC_LABELS = frozenset({"boundary_token", "tool_call_as_text", "reasoning_leak"})
+_NOT_DELIMITED = frozenset({"untagged", "structured_field"})
+
+# The samples the generic layer genuinely cannot see without their row:
+# (row, "leak" | "clean") -> (the GENERIC_LABELS it gets without the row, why).
+# Strict: test_{leak,clean}_sample_without_its_row fail when an entry's sample starts passing
+# (remove the entry) or gets anything but the labels recorded here.
+GENERIC_GAPS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("granite", "leak"): (
+        frozenset(),
+        "plain-text headers ('Here is my thought process:' / 'Here is my response:') have "
+        "no token shape; only a family row finds them (LABELS.md)",
+    ),
+    ("apertus", "leak"): (
+        frozenset({"boundary_token"}),
+        "<|inner_prefix|>/<|inner_suffix|> are found as tokens, but their names say nothing "
+        "about reasoning, so no reasoning region is inferred between them",
+    ),
+}
+
+
+def generic_labels(found) -> frozenset[str]:
+    """The GENERIC_LABELS among ``found`` (reasoning_leak only when token-delimited)."""
+    return frozenset(
+        f.label
+        for f in found
+        if f.label in GENERIC_LABELS
+        and (f.label != "reasoning_leak" or f.details.get("delimited") not in _NOT_DELIMITED)
+    )
+
+
+def _as_expected_without_row(
+    name: str, kind: str, with_row: frozenset[str], without: frozenset[str]
+) -> bool:
+    """``without`` (the labels with the row left out) is what the battery expects: the
+    labels the row gives, or for a recorded gap exactly the labels recorded."""
+    gap = GENERIC_GAPS.get((name, kind))
+    if gap is None:
+        return without == with_row
+    seen, reason = gap
+    assert without != with_row, (
+        f"the {name} {kind} sample passes without its row now: "
+        f"remove ({name!r}, {kind!r}) from GENERIC_GAPS"
+    )
+    assert reason.strip(), (name, kind)
+    return without == seen
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY_LEAKS))
+@pytest.mark.parametrize("named", [True, False], ids=["named", "unnamed"])
+def test_leak_sample_without_its_row(make_exchange, name, named):
+    row = get_family(name)
+    kwargs = naming(row) if named else {}
+    text = FAMILY_LEAKS[name]
+    with_row = generic_labels(run_detectors(make_exchange(text, **naming(row))).findings)
+    assert with_row, name
+    with families_excluding([name]):
+        found = run_detectors(make_exchange(text, **kwargs)).findings
+    assert _as_expected_without_row(name, "leak", with_row, generic_labels(found)), [
+        (f.detector_id, f.label, f.evidence) for f in found
+    ]
+    assert all(f.details.get("family") != name for f in found), name
+
+
+@pytest.mark.parametrize("name", sorted(FAMILY_CLEAN))
+@pytest.mark.parametrize("named", [True, False], ids=["named", "unnamed"])
+def test_clean_sample_without_its_row(make_exchange, name, named):
+    kwargs = naming(get_family(name)) if named else {}
+    with families_excluding([name]):
+        verdict = run_detectors(make_exchange(FAMILY_CLEAN[name], **kwargs))
+    labels = frozenset(verdict.labels)
+    assert _as_expected_without_row(name, "clean", frozenset(), labels), [
+        (f.detector_id, f.label, f.evidence) for f in verdict.findings
+    ]
+
+
+def test_generic_gaps_name_battery_samples():
+    samples = {"leak": FAMILY_LEAKS, "clean": FAMILY_CLEAN}
+    for name, kind in GENERIC_GAPS:
+        assert name in samples[kind], (name, kind)
+        assert GENERIC_GAPS[name, kind][0] <= GENERIC_LABELS, (name, kind)
 
 
 # --------------------------------------------------------------------------- table invariants

@@ -66,6 +66,10 @@ POSITIVES = [
     pytest.param("北京今天晴。<|im_sep|>", ["<|im_sep|>"], id="zh_pipe_token"),
     pytest.param("서울은 맑습니다.<|assistant_end|>", ["<|assistant_end|>"], id="ko_pipe_token"),
     pytest.param("<<SYS>>\nBe nice.\n<</SYS>>\nHi", ["<<SYS>>", "<</SYS>>"], id="llama2_sys"),
+    pytest.param(
+        "Sure.<|begin|>reply<|mid|>Here it is.", ["<|begin|>", "<|mid|>"], id="glued_run_leaked"
+    ),
+    pytest.param("Done.</acme_think> Paris.", ["</acme_think>"], id="vendor_prefixed_think"),
 ]
 
 
@@ -112,6 +116,21 @@ NEGATIVES = [
     ),
     pytest.param("토큰 <|foo|> 는 대화 끝을 나타내는 특수 토큰입니다.", {}, id="ko_doc_mention"),
     pytest.param("模型用 <|foo_end|> 标记结束。", {}, id="zh_doc_mention"),
+    pytest.param(
+        "Acme closes its reasoning channel with the <|close|>plan<|sep|> marker.",
+        {},
+        id="doc_glued_run_marker",
+    ),
+    pytest.param(
+        "Acme frames replies with <|open|>reply<|sep|> and <|close|>reply<|sep|> tokens.",
+        {},
+        id="doc_glued_runs_coordinated",
+    ),
+    pytest.param("응답은 <|begin|>reply<|mid|> 토큰으로 시작합니다.", {}, id="ko_doc_glued_run"),
+    pytest.param("Acme models wrap reasoning in <acme_think> tags.", {}, id="doc_vendor_think"),
+    pytest.param(
+        "Intro text.\n<internal_thoughts>later</internal_thoughts> more", {}, id="soft_not_token"
+    ),
     pytest.param("No markup at all, just an answer.", {}, id="plain"),
 ]
 
@@ -166,6 +185,16 @@ REGIONS = [
         "The user asks about Paris. Answer briefly.<|end_of_reasoning|>Paris.",
         "lone_end",
         id="lone_closer",
+    ),
+    pytest.param(
+        "<acme_thinking>Plan the reply, then answer.</acme_thinking>Sure!",
+        "pair",
+        id="vendor_prefixed_pair",
+    ),
+    pytest.param(
+        "用户问天气，先查城市。</acme_think>北京今天晴。",
+        "lone_end",
+        id="zh_vendor_prefixed_lone_end",
     ),
     pytest.param(
         "<reflection>Check units, then convert.</reflection>It is 5 km.",
