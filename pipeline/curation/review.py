@@ -22,10 +22,11 @@ from leakline.pipeline.core.command import add_data_dir, register, run_standalon
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
-from leakline.pipeline.store.reviews import Review, ReviewWriter, parse_labels
 
 if TYPE_CHECKING:
     import duckdb
+
+    from leakline.pipeline.store.reviews import Review, ReviewWriter
 
 ENV_REVIEWER = "LEAKLINE_REVIEWER"
 FLUSH_EVERY = 20  # decisions buffered before a part is written (and always on exit)
@@ -122,6 +123,8 @@ def decide(
     """A review of ``row``: ``labels=None`` accepts the machine labels."""
     machine = tuple(sorted(row.get("labels") or ()))
     chosen = machine if labels is None else tuple(sorted(labels))
+    from leakline.pipeline.store.reviews import Review  # pyarrow: load on use
+
     return Review(
         event_id=row["event_id"],
         labels=chosen,
@@ -284,6 +287,7 @@ def review_loop(
 
 def _ask_labels(ask: Any, console: Any) -> list[str] | None:
     from leakline.detectors.labels import ALL_LABELS
+    from leakline.pipeline.store.reviews import parse_labels
 
     console.print("labels: " + ", ".join(ALL_LABELS), markup=False, highlight=False)
     while True:
@@ -381,6 +385,8 @@ def _reviewer(args: argparse.Namespace) -> str:
 
 
 def _parse_set(item: str) -> tuple[str, list[str]]:
+    from leakline.pipeline.store.reviews import parse_labels
+
     event_id, sep, labels = item.partition("=")
     if not sep or not event_id.strip():
         raise LeaklineError(
@@ -410,6 +416,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     )
     sets = [_parse_set(item) for item in args.set]  # validate everything before writing
     reviewer = _reviewer(args)
+    from leakline.pipeline.store.reviews import ReviewWriter  # pyarrow: load on use
+
     writer = ReviewWriter(data_dir)
     if args.accept or sets:
         with read_only(data_dir) as con:

@@ -51,14 +51,8 @@ from typing import Any
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import StoreError
+from leakline.pipeline.store.layout import COMPACT_PREFIX, PART_PREFIX, PARTITION_KEY, samples_root
 from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadable
-from leakline.pipeline.store.sink import (
-    COMPACT_PREFIX,
-    PART_PREFIX,
-    PARTITION_KEY,
-    ensure_placeholder,
-    samples_root,
-)
 
 LOCK_NAME = ".compact.lock"
 SPILL_DIR = ".compact-spill"
@@ -309,6 +303,8 @@ def compact(
             return report
         # one unreadable file would fail every day's merge (and every query)
         report.quarantined = quarantine_unreadable(data_dir)
+        from leakline.pipeline.store.sink import ensure_placeholder  # pyarrow: load on use
+
         ensure_placeholder(data_dir)
         clock = time.time() if now is None else now
         cutoff_ns = int((clock - grace_s) * 1e9)

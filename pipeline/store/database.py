@@ -28,16 +28,16 @@ from leakline.pipeline.core.filters import (
     parse_time,
 )
 from leakline.pipeline.core.stats import wilson_sql
-from leakline.pipeline.store.reviews import ensure_review_placeholder, reviews_root
-from leakline.pipeline.store.sink import (
+from leakline.pipeline.store.layout import (
     ALL_GLOB,
     COMPACT_GLOB,
     COMPACT_PREFIX,
     PARTITION_KEY,
     PARTS_GLOB,
-    ensure_placeholder,
     samples_root,
 )
+from leakline.pipeline.store.reviews import ensure_review_placeholder, reviews_root
+from leakline.pipeline.store.sink import ensure_placeholder
 
 DB_NAME = "leakline.duckdb"
 

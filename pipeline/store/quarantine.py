@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from leakline.pipeline.store.sink import samples_root
+from leakline.pipeline.store.layout import samples_root
 
 QUARANTINE_DIR = "quarantine"
 REASON_SUFFIX = ".reason.json"

@@ -23,22 +23,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from leakline.pipeline.core.rows import SAMPLE_SCHEMA
-
-SAMPLES_DIR = "samples"
-PARTITION_KEY = "day"
-# a zero-row file so DuckDB views resolve before the first real flush
-PLACEHOLDER_DAY = "1970-01-01"
-PLACEHOLDER_NAME = "_empty.parquet"
-PART_PREFIX = "part-"
-COMPACT_PREFIX = "compact-"
-# file-name globs inside a day directory; each also matches the placeholder ("_")
-ALL_GLOB = "*.parquet"
-PARTS_GLOB = "[p_]*.parquet"  # part-*.parquet: fresh, duplicates possible
-COMPACT_GLOB = "[c_]*.parquet"  # compact-*.parquet: deduped by leakline.pipeline.store.compact
-
-
-def samples_root(data_dir: Path) -> Path:
-    return data_dir / SAMPLES_DIR
+from leakline.pipeline.store.layout import (
+    PART_PREFIX,
+    PARTITION_KEY,
+    PLACEHOLDER_DAY,
+    PLACEHOLDER_NAME,
+    samples_root,
+)
 
 
 def ensure_placeholder(data_dir: Path) -> None:

@@ -235,19 +235,7 @@ def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
 _HEAVY = ("faust", "pyarrow", "sklearn", "openai", "anthropic", "litellm", "duckdb")
 
 
-# not yet light: their modules import pyarrow at the top (store.sink, store.reviews)
-_NOT_YET_LIGHT = {"review", "compact"}
-
-
-@pytest.mark.parametrize(
-    "command",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="imports pyarrow"))
-        if c in _NOT_YET_LIGHT
-        else c
-        for c in _commands()
-    ],
-)
+@pytest.mark.parametrize("command", _commands())
 def test_a_command_loads_only_its_own_module(command: str) -> None:
     import subprocess
     import sys

@@ -20,12 +20,8 @@ from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.rows import Origin, RowBuilder
 from leakline.pipeline.store.compact import LOCK_NAME, compact, compaction_lock
 from leakline.pipeline.store.database import execute_retrying, init_store, query_rates, read_only
-from leakline.pipeline.store.sink import (
-    PLACEHOLDER_DAY,
-    PLACEHOLDER_NAME,
-    ParquetSink,
-    samples_root,
-)
+from leakline.pipeline.store.layout import PLACEHOLDER_DAY, PLACEHOLDER_NAME, samples_root
+from leakline.pipeline.store.sink import ParquetSink
 
 T0 = datetime(2026, 11, 1, 10, 0, tzinfo=UTC)
 DAY1, DAY2 = "2026-11-01T10:00:00Z", "2026-11-02T09:00:00Z"

@@ -15,7 +15,7 @@ from leakline_testkit import leakline
 from test_corrupt_store import DAY1, DAY2, write
 
 from leakline.pipeline.store.database import init_store, query_rates, read_only
-from leakline.pipeline.store.sink import samples_root
+from leakline.pipeline.store.layout import samples_root
 
 
 def _total(store: Path) -> int:

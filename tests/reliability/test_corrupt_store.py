@@ -24,7 +24,8 @@ from leakline.pipeline.core.broker import free_port
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.rows import Origin, RowBuilder
 from leakline.pipeline.store.database import init_store, query_rates, read_only
-from leakline.pipeline.store.sink import ParquetSink, samples_root
+from leakline.pipeline.store.layout import samples_root
+from leakline.pipeline.store.sink import ParquetSink
 
 DAY1, DAY2 = "2026-11-01T10:00:00Z", "2026-11-02T09:00:00Z"
 T0 = datetime(2026, 11, 1, 10, 0, tzinfo=UTC)

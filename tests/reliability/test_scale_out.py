@@ -33,7 +33,7 @@ from leakline.pipeline.core.kafka_io import ensure_topics, produce
 from leakline.pipeline.core.offline import detect_line
 from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
 from leakline.pipeline.store.database import query_rates, read_only
-from leakline.pipeline.store.sink import PLACEHOLDER_NAME
+from leakline.pipeline.store.layout import PLACEHOLDER_NAME
 
 pytestmark = pytest.mark.slow
 
