@@ -34,6 +34,17 @@ examples:
 """
 
 
+def _add_store_dirs(p: argparse.ArgumentParser) -> None:
+    """``--models-dir`` and ``--data-dir``, the same for ``train`` and ``models``."""
+    p.add_argument(
+        "--models-dir",
+        type=Path,
+        metavar="DIR",
+        help="where artifacts and registry.json live (default: DATA_DIR/models)",
+    )
+    add_data_dir(p)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``train`` on the ``leakline`` sub-command parsers."""
     p = subparsers.add_parser(
@@ -48,13 +59,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="also train on the project's corpus and written training texts",
     )
-    p.add_argument(
-        "--models-dir",
-        type=Path,
-        metavar="DIR",
-        help="where artifacts and registry.json live (default: DATA_DIR/models)",
-    )
-    add_data_dir(p)
+    _add_store_dirs(p)
     p.add_argument("--force", action="store_true", help="promote even if F1 regresses")
     p.add_argument(
         "--new-heads",
@@ -157,13 +162,7 @@ def add_models(subparsers: Any) -> None:
         help="what to do (see above)",
     )
     p.add_argument("version", nargs="?", metavar="VERSION", help="for show and promote")
-    p.add_argument(
-        "--models-dir",
-        type=Path,
-        metavar="DIR",
-        help="where artifacts and registry.json live (default: DATA_DIR/models)",
-    )
-    add_data_dir(p)
+    _add_store_dirs(p)
     p.add_argument("--force", action="store_true", help="promote despite recorded regressions")
     p.add_argument("--format", default="table", choices=["table", "json"])
     p.set_defaults(func=cmd_models)

@@ -18,6 +18,18 @@ from leakline.pipeline.core.command import (
 from leakline.pipeline.core.config import MAX_EVENT_BYTES
 
 
+def _add_producer_options(p: argparse.ArgumentParser) -> None:
+    """``--idempotence`` and ``--connect-timeout``, shared by the commands that produce to Kafka."""
+    add_idempotence(p)
+    p.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long to wait for the broker before giving up",
+    )
+
+
 def add_replay(subparsers: Any) -> None:
     """Register ``replay`` on the ``leakline`` sub-command parsers."""
     p = add_command(
@@ -37,14 +49,7 @@ def add_replay(subparsers: Any) -> None:
         default=MAX_EVENT_BYTES,
         help="refuse lines larger than this, the worker's --max-event-bytes (default: %(default)s)",
     )
-    add_idempotence(p)
-    p.add_argument(
-        "--connect-timeout",
-        type=float,
-        default=30.0,
-        metavar="SECONDS",
-        help="how long to wait for the broker before giving up",
-    )
+    _add_producer_options(p)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -90,14 +95,7 @@ def add_simulate(subparsers: Any) -> None:
         "--malformed", type=int, default=0, help="also send this many malformed payloads"
     )
     p.add_argument("--out", metavar="FILE|-", help="write JSONL here instead of producing to Kafka")
-    add_idempotence(p)
-    p.add_argument(
-        "--connect-timeout",
-        type=float,
-        default=30.0,
-        metavar="SECONDS",
-        help="how long to wait for the broker before giving up",
-    )
+    _add_producer_options(p)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -321,6 +321,21 @@ def connect(data_dir: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def _connect_waiting(
+    data_dir: Path, read_only: bool, timeout_s: float
+) -> duckdb.DuckDBPyConnection:
+    """``connect``, retried while another process holds the file's lock, up to ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return connect(data_dir, read_only=read_only)
+        except duckdb.Error as exc:
+            if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
+                mode = "" if read_only else " for writing"
+                raise StoreError(f"cannot open {db_path(data_dir)}{mode}: {exc}") from exc
+            time.sleep(0.2)
+
+
 def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     """Create the dataset folder and (re)create the DuckDB views. Safe to repeat."""
     path = db_path(data_dir)
@@ -333,15 +348,7 @@ def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
             f"cannot prepare the store at {data_dir}: {exc}",
             hint="free space on that disk, or point --data-dir at a writable one",
         ) from exc
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            con = connect(data_dir, read_only=False)
-            break
-        except duckdb.Error as exc:
-            if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
-                raise StoreError(f"cannot open {path} for writing: {exc}") from exc
-            time.sleep(0.2)
+    con = _connect_waiting(data_dir, read_only=False, timeout_s=timeout_s)
     try:
         for sql in view_sql(data_dir):
             con.execute(sql)
@@ -369,16 +376,8 @@ def require_store(data_dir: Path) -> Path:
 
 @contextmanager
 def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
-    path = require_store(data_dir)
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            con = connect(data_dir, read_only=True)
-            break
-        except duckdb.Error as exc:
-            if classify(exc) is not StoreErrorKind.TRANSIENT or time.monotonic() > deadline:
-                raise StoreError(f"cannot open {path}: {exc}") from exc
-            time.sleep(0.2)
+    require_store(data_dir)
+    con = _connect_waiting(data_dir, read_only=True, timeout_s=timeout_s)
     try:
         _refuse_foreign_views(con, data_dir)
         yield con

@@ -24,6 +24,7 @@ from aiohttp import web
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.stats import wilson
+from leakline.pipeline.core.versions import VERSION_COLUMNS
 from leakline.pipeline.live.metrics import CONTENT_TYPE, WorkerMetrics
 from leakline.pipeline.live.stats import (
     BASES,
@@ -304,22 +305,7 @@ def event_view(row: dict[str, Any]) -> dict[str, Any]:
                 else None,
             }
         )
-    versions = {
-        name: row.get(name)
-        for name in (
-            "engine_name",
-            "engine_version",
-            "model_name",
-            "model_revision",
-            "template_name",
-            "template_hash",
-            "reasoning_parser",
-            "tool_call_parser",
-            "gateway_name",
-            "gateway_version",
-            "classifier_version",
-        )
-    }
+    versions = {name: row.get(name) for name in (*VERSION_COLUMNS, "classifier_version")}
     return {
         "event_id": row.get("event_id"),
         "ts": row.get("ts"),
