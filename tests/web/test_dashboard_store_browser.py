@@ -202,9 +202,20 @@ def test_store_history_event_page_regression_and_model(broker, tmp_path, web_por
             panel = page.locator("#versions").locator("xpath=..")
             widths = panel.evaluate("p => [p.scrollWidth, p.clientWidth]")
             assert widths[0] <= widths[1], widths
-            chip = row.locator("td.labels .chip").last
-            chip_box, panel_box = chip.bounding_box(), panel.bounding_box()
-            assert chip_box["x"] + chip_box["width"] <= panel_box["x"] + panel_box["width"]
+            # measured in one call inside the page: the table re-renders on every refresh,
+            # so two separate bounding_box() calls can straddle a redraw (one came back None)
+            edges = panel.evaluate(
+                """(p, key) => {
+                    const chips = p.querySelectorAll(`tr[data-key="${key}"] td.labels .chip`);
+                    if (!chips.length) return null;
+                    const c = chips[chips.length - 1].getBoundingClientRect();
+                    const r = p.getBoundingClientRect();
+                    return [c.right, r.right];
+                }""",
+                new_key,
+            )
+            assert edges is not None, "the regressed row has no label chips"
+            assert edges[0] <= edges[1], edges
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "dashboard-1440.png"), full_page=True)
 
