@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import importlib.util
 import json
 import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -234,11 +236,31 @@ async def _raw_consume(
         await consumer.stop()
 
 
+def json_decode_us(payloads: list[bytes], repeats: int = 3) -> float:
+    """CPU µs per event of ``orjson.loads`` alone over ``payloads``: the floor issue 19
+    measures a worker against. Best of ``repeats``, collector off (the worker pauses it
+    per batch too), each result dropped at once."""
+    loads, best = orjson.loads, float("inf")
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(repeats):
+            started = time.process_time()
+            for payload in payloads:
+                loads(payload)
+            best = min(best, time.process_time() - started)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return best / len(payloads) * 1e6
+
+
 def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
     total, batch_size = (6000, QUICK_PIPELINE_BATCH) if quick else (60000, BATCH)
     stage = Stage(root, "pipeline")
     try:
-        stage.send(events(total, seed=3))
+        payloads = events(total, seed=3)
+        stage.send(payloads)
         raw_rate, batch_cpu_us = asyncio.run(
             _raw_consume(stage.broker.bootstrap, total, stage.dir / "raw", batch_size)
         )
@@ -262,6 +284,7 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
         )
         children_cpu *= per_event
         build = stage.worker_build()
+        decode_us = json_decode_us(payloads)
     finally:
         stage.close()
     return {
@@ -275,6 +298,10 @@ def bench_pipeline(root: Path, quick: bool) -> dict[str, Any]:
         "pipeline_main_cpu_us_per_event": round(main_cpu, 1),
         "pipeline_children_cpu_us_per_event": round(children_cpu, 1),
         "process_batch_cpu_us_per_event": round(batch_cpu_us, 1),
+        # issue 19: the worker's whole CPU (main + children) per event against a JSON
+        # decode of the same events, in the same run
+        "json_decode_us_per_event": round(decode_us, 1),
+        "pipeline_cpu_vs_json_decode": round((main_cpu + children_cpu) / decode_us, 2),
     }
 
 
@@ -540,6 +567,7 @@ TARGETS = {
     "detectors_events_per_s": ("≥ 50000 /s per core", lambda v: v >= 50000),
     "pipeline_events_per_s": ("≥ 20000 /s per worker", lambda v: v >= 20000),
     "pipeline_vs_raw_ratio": ("≥ 0.5", lambda v: v >= 0.5),
+    "pipeline_cpu_vs_json_decode": ("≤ 4x", lambda v: v <= 4),
     "freshness_p99_s": ("≤ 2 s at 2k/s", lambda v: v <= 2),
     "rates_query_10m_s": ("≤ 1 s over 10M", lambda v: v <= 1),
     "rss_growth_pct": ("≤ 10 %", lambda v: v <= 10),
@@ -557,6 +585,47 @@ def table(figures: dict[str, Any]) -> str:
             target = f"{text}  {'met' if ok(value) else 'NOT met'}"
         lines.append(f"{key:34} {value!s:>14}  {target}")
     return "\n".join(lines)
+
+
+README = HERE / "README.md"
+# the before/after table of issue 19 in README.md lives between these two lines
+RECORD_START, RECORD_END = "<!-- cost-table:start -->", "<!-- cost-table:end -->"
+RECORD_HEADER = (
+    "| date | commit | build | batch | events/s | main µs | children µs | decode µs "
+    "| CPU ÷ decode | note |\n|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def commit() -> str:
+    """The short commit the run measured, ``+changes`` when the tree differs from it."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=HERE, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def record(figures: dict[str, Any], note: str, readme: Path = README) -> str:
+    """Append this run's pipeline figures as a row of the cost table in ``readme``."""
+    row = (
+        f"| {time.strftime('%Y-%m-%d')} | {commit()} | {figures['pipeline_worker_detectors']} "
+        f"| {figures['pipeline_batch_size']} | {figures['pipeline_events_per_s']:,} "
+        f"| {figures['pipeline_main_cpu_us_per_event']} "
+        f"| {figures['pipeline_children_cpu_us_per_event']} "
+        f"| {figures['json_decode_us_per_event']} | {figures['pipeline_cpu_vs_json_decode']}x "
+        f"| {note.replace('|', '/')} |"
+    )
+    text = readme.read_text(encoding="utf-8")
+    if RECORD_START not in text or RECORD_END not in text:
+        raise SystemExit(f"{readme} has no {RECORD_START} … {RECORD_END} block to record into")
+    head, rest = text.split(RECORD_START, 1)
+    body, tail = rest.split(RECORD_END, 1)
+    rows = [line for line in body.strip().splitlines()[2:] if line.startswith("|")]
+    table = "\n".join([RECORD_HEADER, *rows, row])
+    readme.write_text(f"{head}{RECORD_START}\n{table}\n{RECORD_END}{tail}", encoding="utf-8")
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -593,7 +662,15 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="workers sharing the freshness run's partitions (one consumer group; default 1)",
     )
+    parser.add_argument(
+        "--record",
+        metavar="NOTE",
+        help="append the pipeline figures, the commit and NOTE as a row of the cost table "
+        "in benchmarks/README.md (needs the pipeline section)",
+    )
     args = parser.parse_args(argv)
+    if args.record is not None and "pipeline" not in args.only.split(","):
+        parser.error("--record writes the pipeline figures: include pipeline in --only")
     if args.freshness_workers < 1:
         parser.error("--freshness-workers must be at least 1")
     if args.build == "compiled" and not native.compiled():
@@ -642,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
     print(table(figures))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
+    if args.record is not None:
+        print(f"recorded in {README}:\n{record(figures, args.record)}")
     return 0
 
 
