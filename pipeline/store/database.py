@@ -34,10 +34,9 @@ from leakline.pipeline.store.layout import (
     COMPACT_PREFIX,
     PARTITION_KEY,
     PARTS_GLOB,
+    reviews_root,
     samples_root,
 )
-from leakline.pipeline.store.reviews import ensure_review_placeholder, reviews_root
-from leakline.pipeline.store.sink import ensure_placeholder
 
 DB_NAME = "leakline.duckdb"
 
@@ -304,6 +303,8 @@ def ensure_review_views(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
             hint="start a worker once on this data dir, or run `leakline demo`",
         )
     if not any(reviews_root(data_dir).glob("*.parquet")):
+        from leakline.pipeline.store.reviews import ensure_review_placeholder  # pyarrow: on use
+
         ensure_review_placeholder(data_dir)
     for sql in review_view_sql(data_dir, temp=True):
         con.execute(sql)
@@ -338,6 +339,10 @@ def _connect_waiting(
 
 def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
     """Create the dataset folder and (re)create the DuckDB views. Safe to repeat."""
+    # pyarrow only here: read-only commands (rates, compare) never load it
+    from leakline.pipeline.store.reviews import ensure_review_placeholder
+    from leakline.pipeline.store.sink import ensure_placeholder
+
     path = db_path(data_dir)
     try:
         data_dir.mkdir(parents=True, exist_ok=True)

@@ -26,3 +26,11 @@ COMPACT_GLOB = "[c_]*.parquet"  # compact-*.parquet: deduped by leakline.pipelin
 def samples_root(data_dir: Path) -> Path:
     """The hive-partitioned samples dataset under a data directory."""
     return data_dir / SAMPLES_DIR
+
+
+REVIEWS_DIR = "reviews"
+
+
+def reviews_root(data_dir: Path) -> Path:
+    """The review-decision parts (``leakline.pipeline.store.reviews``) under a data dir."""
+    return data_dir / REVIEWS_DIR

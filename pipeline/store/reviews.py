@@ -18,9 +18,9 @@ import pyarrow as pa
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.store.layout import reviews_root
 from leakline.pipeline.store.sink import atomic_write
 
-REVIEWS_DIR = "reviews"
 PLACEHOLDER_NAME = "_empty.parquet"
 REVIEW_SCHEMA_VERSION = 1
 
@@ -38,10 +38,6 @@ REVIEW_SCHEMA = pa.schema(
         ("schema_version", pa.int16()),
     ]
 )
-
-
-def reviews_root(data_dir: Path) -> Path:
-    return data_dir / REVIEWS_DIR
 
 
 def ensure_review_placeholder(data_dir: Path) -> None:

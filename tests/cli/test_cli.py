@@ -259,3 +259,23 @@ def test_a_command_loads_only_its_own_module(command: str) -> None:
 def test_version_loads_no_command() -> None:
     result = leakline("--version")
     assert result.returncode == 0 and result.stdout.startswith("leakline ")
+
+
+def test_rates_on_a_store_loads_no_pyarrow(store: Path) -> None:
+    # issue 19: `leakline rates` answers in ~0.3 s; pyarrow (and numpy with it) alone
+    # took ~0.17 s to import, and reading rates through DuckDB never needs it
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from leakline.pipeline import cli\n"
+        f"code = cli.main(['rates', '--data-dir', {str(store)!r}, '--format', 'json'])\n"
+        f"print('LOADED=' + ','.join(m for m in {_HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    lines = out.strip().splitlines()
+    assert json.loads("\n".join(lines[:-1]))  # the rates were printed
+    assert lines[-1] == "LOADED=duckdb", lines[-1]
