@@ -23,6 +23,7 @@ last report, so the worker can export them (``leakline_model_info``,
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
@@ -96,6 +97,9 @@ def _start(config: BatchConfig, parent: int) -> None:
     _child["families"] = FamilyWatcher(config.families_file, config.classifier_check_s)
     # the worker's pid comes from the worker: it may be gone before this line runs
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    # the detectors, rules and classifier live as long as the child: keep full
+    # collections from walking them after every batch (issue 19)
+    gc.freeze()
 
 
 def _exit_with_parent(parent: int) -> None:
