@@ -204,8 +204,9 @@ class RowBuilder:
         self.clean_text_rate = clean_text_rate
         # nothing is stored unredacted unless the caller passes Redactor.raw() on purpose
         self.redactor = redactor if redactor is not None else Redactor.default()
-        self._rows: list[tuple[Any, ...]] = []
-        self._columns: dict[str, list[Any]] | None = {name: [] for name in SAMPLE_SCHEMA.names}
+        # rows as added; None for rows that came as columns (``from_columns``)
+        self._rows: list[tuple[Any, ...]] | None = []
+        self._columns: dict[str, list[Any]] | None = None
         # the JSON of the last detector-versions dict seen: verdicts share one dict
         self._versions_json: tuple[dict[str, str], str] | None = None
 
@@ -217,23 +218,25 @@ class RowBuilder:
         if list(columns) != SAMPLE_SCHEMA.names:
             raise ValueError("columns do not match SAMPLE_SCHEMA")
         built = cls(worker_id, clean_text_rate)
-        built._rows = [tuple(row) for row in zip(*columns.values(), strict=True)]
-        built._columns = columns
+        built._rows, built._columns = None, columns
         return built
 
     @property
     def columns(self) -> dict[str, list[Any]]:
         """The rows as one list per ``SAMPLE_SCHEMA`` column (read-only by convention)."""
         if self._columns is None:
-            if self._rows:
-                lists = [list(values) for values in zip(*self._rows, strict=True)]
+            rows = self._rows or []
+            if rows:
+                lists = [list(values) for values in zip(*rows, strict=True)]
             else:
                 lists = [[] for _ in SAMPLE_SCHEMA.names]
             self._columns = dict(zip(SAMPLE_SCHEMA.names, lists, strict=True))
         return self._columns
 
     def __len__(self) -> int:
-        return len(self._rows)
+        if self._columns is not None:
+            return len(self._columns["event_id"])
+        return len(self._rows or ())
 
     def _detector_versions(self, versions: dict[str, str]) -> str:
         cached = self._versions_json
@@ -320,6 +323,8 @@ class RowBuilder:
             _int_or_none(usage.get("reasoning_tokens")),
             _latency(event.get("latency_ms")),
         )
+        if self._rows is None:  # more rows after ``from_columns``: back to row form
+            self._rows = [tuple(r) for r in zip(*self.columns.values(), strict=True)]
         self._rows.append(row)
         self._columns = None
         return safe
