@@ -118,10 +118,9 @@ class FeatureSpec:
         return spec
 
 
-_ENDERS = np.array([ord(c) for c in ".!?。！？…\n"], dtype=np.uint32)
+# what ends the first sentence
+_ENDER = re.compile("[.!?。！？…\n]")
 _M32 = 0xFFFFFFFF
-_NEWLINE = np.uint32(ord("\n"))
-_SPACE = np.uint32(ord(" "))
 WHITESPACE_MODES = ("collapsed", "raw")
 # where str.lstrip() would start, without copying the text (\s is exactly str.isspace)
 _LEADING_SPACE = re.compile(r"\s*")
@@ -132,9 +131,26 @@ def _collapse(text: str) -> str:
 
     str.split, not a regex: a pattern that starts with ``\\s`` is tried at every position.
     """
-    lines = (" ".join(line.split()) for line in text.split("\n"))
+    if "\n" not in text:
+        return text if _collapsed(text) else " ".join(text.split())
     # a run around a newline ends one line and starts the next: blank lines are part of it
-    return "\n".join(line for line in lines if line)
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if _collapsed(line):
+            lines.append(line)
+        elif words := line.split():
+            lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def _collapsed(line: str) -> bool:
+    """``line`` is its own collapse: split and join (an object per word) would copy it.
+
+    No whitespace but single spaces (every other whitespace character is unprintable),
+    none at either end."""
+    return line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " "
 
 
 def opening(text: str, spec: FeatureSpec) -> str:
@@ -143,7 +159,8 @@ def opening(text: str, spec: FeatureSpec) -> str:
     ``collapsed``: the same for a text and for the text with any whitespace added around
     it or any whitespace run inside it lengthened. Reads a bounded prefix of ``text``.
     """
-    start = _LEADING_SPACE.match(text).end()  # type: ignore[union-attr]  # always matches
+    # most texts start with a visible character: skip the regex call then
+    start = _LEADING_SPACE.match(text).end() if text[:1].isspace() else 0  # type: ignore[union-attr]
     if spec.whitespace == "raw":
         return text[start : start + spec.opening_chars].lower()
     width = spec.opening_chars + 16
@@ -182,44 +199,77 @@ class _Hashed:
 
 def _hash(texts: Sequence[str], spec: FeatureSpec) -> _Hashed:
     """Vectorised over the whole batch: the hash of an n-gram extends the hash of its
-    (n-1)-gram prefix, so a batch costs a few array passes per n, not Python per char."""
-    heads = [opening(t, spec) for t in texts]
-    n_docs = len(heads)
-    lengths = np.fromiter((len(h) + 2 for h in heads), dtype=np.int64, count=n_docs)
-    joined = "\x02" + "\x03\x02".join(heads) + "\x03"
+    (n-1)-gram prefix, so a batch costs a few array passes per n, not Python per char.
+
+    Only the characters an n-gram may cover are hashed: n-grams must end within the tail
+    after the first sentence, so the rest of the opening (about half of it) is dropped
+    here; its positions held no n-gram and so added nothing to any sum."""
+    n_docs = len(texts)
+    pieces: list[str] = []
+    limits: list[int] = []  # per document: n-grams end at or before this framed offset
+    firsts: list[int] = []  # per document: characters hashed in the first-sentence region
+    for text in texts:
+        framed = "\x02" + opening(text, spec) + "\x03"
+        found = _ENDER.search(framed)
+        if found is None:
+            limit = first = len(framed)
+        else:
+            # the first sentence runs up to and including its first sentence-ending character
+            limit = min(len(framed), found.end() + spec.tail_chars)
+            # the script token reads the character after "\x02"
+            framed = framed[: max(limit, 2)]
+            first = min(found.end(), len(framed))
+        pieces.append(framed)
+        limits.append(limit)
+        firsts.append(first)
+    joined = "".join(pieces)
+    if spec.whitespace == "collapsed":
+        joined = joined.replace("\n", " ")  # a newline ends a sentence, nothing more
     cp = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     total = len(cp)
-    starts = np.zeros(n_docs, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    doc = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    rel = np.arange(total, dtype=np.int64) - starts[doc]
-    # the first sentence runs up to and including the first sentence-ending character
-    ends = np.where(np.isin(cp, _ENDERS), rel, total)
-    first_end = np.minimum.reduceat(ends, starts)
-    if spec.whitespace == "collapsed":
-        cp = np.where(cp == _NEWLINE, _SPACE, cp)  # a newline ends a sentence, nothing more
-    region = np.where(rel <= first_end[doc], 16, 32).astype(np.uint32)
-    # characters left for an n-gram: to the end of the opening or of the allowed tail
-    remaining = np.minimum(lengths[doc] - rel, first_end[doc] + spec.tail_chars + 1 - rel)
+    kept = np.fromiter(map(len, pieces), dtype=np.int64, count=n_docs)
+    limit_of = np.array(limits, dtype=np.int64)
+    first_of = np.array(firsts, dtype=np.int64)
+    ends = np.cumsum(kept)
+    starts = ends - kept
+    doc = np.repeat(np.arange(n_docs, dtype=np.int64), kept)
+    # region 16 (first sentence) then 32, per document
+    region = np.repeat(
+        np.tile(np.array([16, 32], dtype=np.uint32), n_docs),
+        np.column_stack([first_of, kept - first_of]).ravel(),
+    )
     padded = np.concatenate([cp, np.zeros(spec.ngram_max, dtype=np.uint32)])
     mask = np.uint32(spec.buckets - 1)
     prime = np.uint32(_FNV_PRIME)
     grams: list[np.ndarray] = []
+    count = np.zeros(n_docs, dtype=np.int64)
     with np.errstate(over="ignore"):
         h = np.full(total, _FNV_OFFSET, dtype=np.uint32)
         for n in range(1, spec.ngram_max + 1):
-            h = (h ^ padded[n - 1 : n - 1 + total]) * prime
+            h ^= padded[n - 1 : n - 1 + total]
+            h *= prime
             if n < spec.ngram_min:
                 continue
-            f = (h ^ (region + np.uint32(n))) * prime
+            f = region + np.uint32(n)
+            f ^= h
+            f *= prime
             f ^= f >> np.uint32(16)
-            grams.append(np.where(remaining >= n, f & mask, spec.buckets))
+            f &= mask
+            g = f.astype(np.intp)  # a gather by intp indices is twice as fast as by uint32
+            # the n-grams starting at these positions would end past the limit
+            fits = np.maximum(limit_of - (n - 1), 0)
+            bad = kept - fits
+            first_bad = np.repeat(ends - bad, bad)
+            g[first_bad + np.arange(len(first_bad)) - np.repeat(np.cumsum(bad) - bad, bad)] = (
+                spec.buckets
+            )
+            grams.append(g)
+            count += fits
         script = (_scripts(cp[starts + 1]) + np.uint32(1)) * np.uint32(_SCRIPT_SALT)
         script ^= script >> np.uint32(16)
-    count = np.bincount(
-        doc, weights=sum((g < spec.buckets).astype(np.float64) for g in grams), minlength=n_docs
-    )
-    return _Hashed(doc, grams, (script & mask).astype(np.int64), 1.0 / np.sqrt(count + 1.0))
+    # count is whole numbers: the same float64 the per-position sum of ones gave
+    scale = 1.0 / np.sqrt(count.astype(np.float64) + 1.0)
+    return _Hashed(doc, grams, (script & mask).astype(np.int64), scale)
 
 
 def featurize(texts: Sequence[str], spec: FeatureSpec) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -316,9 +366,9 @@ class OpeningClassifier:
         hashed = _hash(texts, self.spec)
         for j, head in enumerate(self.heads):
             w = head.padded  # one extra zero weight for "no n-gram here"
-            summed = w[hashed.grams[0]]
+            summed = np.take(w, hashed.grams[0])
             for grams in hashed.grams[1:]:
-                summed = summed + w[grams]
+                summed += np.take(w, grams)  # in place: the same sums, in the same order
             margin = np.bincount(hashed.doc, weights=summed, minlength=n) + w[hashed.script]
             out[:, j] = 1.0 / (1.0 + np.exp(-(margin * hashed.scale + head.intercept)))
         return out
@@ -382,15 +432,26 @@ _LAYER_REMEDIATION = {
 }
 
 
-def _candidate(exchange: Exchange, verdict: Verdict, label: str) -> bool:
+_PREAMBLE = Label.PREAMBLE.value  # an enum member's .value is a descriptor call
+
+
+def _may_label(exchange: Exchange, verdict: Verdict, labels: Sequence[str]) -> bool:
+    """The cheap part of :func:`_candidate` for any of ``labels``: false means it is false."""
     text = exchange.visible_text
-    if label in verdict.labels or not text or text.isspace():
+    if not text or text.isspace():
         return False
-    if label != Label.PREAMBLE.value:
-        return True
+    for label in labels:  # a loop, not any(generator): this runs for every event
+        if label not in verdict.labels and (label != _PREAMBLE or not exchange.tool_calls):
+            return True
+    return False
+
+
+def _candidate(exchange: Exchange, verdict: Verdict, label: str) -> bool:
+    if not _may_label(exchange, verdict, (label,)):
+        return False
     # a progress sentence next to a structured call is the call's narration, not a
     # preamble; and a preamble needs an answer after it (the gate the heuristics pass too)
-    return not exchange.tool_calls and precedes_answer(text)
+    return label != _PREAMBLE or precedes_answer(exchange.visible_text)
 
 
 def classify(
@@ -405,23 +466,24 @@ def classify(
     ``threshold`` overrides every head's own threshold.
     """
     out = [v for _, v in pairs]
-    todo: list[int] = []
-    heads_of: list[list[bool]] = []  # per todo item: which heads may label it
-    for i, (exchange, verdict) in enumerate(pairs):
-        flags = [_candidate(exchange, verdict, h.label) for h in model.heads]
-        if any(flags):
-            todo.append(i)
-            heads_of.append(flags)
+    labels = [h.label for h in model.heads]
+    # the preamble gate (precedes_answer) costs more than scoring a text, and a text's
+    # probabilities do not depend on the rest of the batch: score first, gate only the
+    # few texts a head would label
+    todo = [
+        i for i, (exchange, verdict) in enumerate(pairs) if _may_label(exchange, verdict, labels)
+    ]
     if not todo:
         return out
     probs = model.scores([pairs[i][0].visible_text for i in todo])
-    for row, i in enumerate(todo):
+    cuts = [h.threshold if threshold is None else threshold for h in model.heads]
+    for row in np.flatnonzero((probs >= np.array(cuts, dtype=np.float64)).any(axis=1)):
+        i = todo[row]
         exchange, verdict = pairs[i]
         found: list[Finding] = []
         for j, head in enumerate(model.heads):
             p = float(probs[row, j])
-            cut = head.threshold if threshold is None else threshold
-            if p >= cut and heads_of[row][j]:
+            if p >= cuts[j] and _candidate(exchange, verdict, head.label):
                 found.append(_finding(exchange, head.label, p, model))
         if found:
             out[i] = merge(verdict, found, model)
