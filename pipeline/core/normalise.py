@@ -9,6 +9,7 @@ event: missing or mistyped inner fields become empty values.
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -72,23 +73,59 @@ def _label(value: Any) -> str | None:
     return safe_label(text) if text is not None else None
 
 
+# Versions by the raw version fields: gateways send the same few version blocks over and
+# over, and building a Versions costs ten safe_label calls and a frozen-dataclass init.
+# Bounded like safe_label's memo; only short values are kept, so the memo stays small.
+_VERSIONS_MEMO: dict[tuple[Any, ...], Versions] = {}
+_VERSIONS_MEMO_ENTRIES = 1024
+_VERSIONS_MEMO_CHARS = 512  # per key, summed over its strings
+
+
 def versions_of(event: dict[str, Any]) -> Versions:
     """Who produced the response. A field that is not a plain name or version (a secret
     pasted into ``model.name``, prose, control characters) becomes ``"redacted"``."""
     engine, model = _d(event.get("engine")), _d(event.get("model"))
     template, parsers = _d(event.get("chat_template")), _d(event.get("parsers"))
     gateway = _d(event.get("gateway"))
+    key = (
+        engine.get("name"),
+        engine.get("version"),
+        model.get("name"),
+        model.get("revision"),
+        template.get("name"),
+        template.get("hash"),
+        parsers.get("reasoning"),
+        parsers.get("tool_call"),
+        gateway.get("name"),
+        gateway.get("version"),
+    )
+    # Keys that compare equal give equal Versions: a str only equals a str, and every
+    # non-str value (1, 1.0, True, ...) reads as None.
+    try:
+        hit = _VERSIONS_MEMO.get(key)
+    except TypeError:  # a list or object where a name belongs: not hashable
+        return _versions(key)
+    if hit is None:
+        hit = _versions(key)
+        if sum(len(v) for v in key if isinstance(v, str)) <= _VERSIONS_MEMO_CHARS:
+            if len(_VERSIONS_MEMO) >= _VERSIONS_MEMO_ENTRIES:
+                _VERSIONS_MEMO.clear()
+            _VERSIONS_MEMO[key] = hit
+    return hit
+
+
+def _versions(raw: tuple[Any, ...]) -> Versions:
     return Versions(
-        engine_name=_label(engine.get("name")),
-        engine_version=_label(engine.get("version")),
-        model_name=_label(model.get("name")),
-        model_revision=_label(model.get("revision")),
-        template_name=_label(template.get("name")),
-        template_hash=_label(template.get("hash")),
-        reasoning_parser=_label(parsers.get("reasoning")),
-        tool_call_parser=_label(parsers.get("tool_call")),
-        gateway_name=_label(gateway.get("name")),
-        gateway_version=_label(gateway.get("version")),
+        engine_name=_label(raw[0]),
+        engine_version=_label(raw[1]),
+        model_name=_label(raw[2]),
+        model_revision=_label(raw[3]),
+        template_name=_label(raw[4]),
+        template_hash=_label(raw[5]),
+        reasoning_parser=_label(raw[6]),
+        tool_call_parser=_label(raw[7]),
+        gateway_name=_label(raw[8]),
+        gateway_version=_label(raw[9]),
     )
 
 
@@ -113,7 +150,9 @@ def declared_tools(api: str, request: dict[str, Any]) -> dict[str, dict[str, Any
 
 def response_format(api: str, request: dict[str, Any]) -> ResponseFormat | None:
     if api == "chat.completions":
-        fmt = _d(request.get("response_format"))
+        fmt = request.get("response_format")
+        if not isinstance(fmt, dict):  # the usual request: no type, so no format
+            return None
         inner = _d(fmt.get("json_schema"))
         schema, strict = inner.get("schema"), inner.get("strict")
     elif api == "responses":
@@ -155,12 +194,18 @@ def prompt_text(api: str, request: dict[str, Any]) -> str:
         out.append(items)
     for item in _l(items):
         if isinstance(item, dict) and item.get("role") != "assistant":
-            _texts(item.get("content"), out)
+            content = item.get("content")
+            if type(content) is str:  # the usual message: skip the call
+                out.append(content)
+            else:
+                _texts(content, out)
     return "\n".join(out)
 
 
 def stop_strings(api: str, request: dict[str, Any]) -> tuple[str, ...]:
     stop = request.get("stop_sequences" if api == "messages" else "stop")
+    if stop is None:  # the usual request: no stop strings
+        return ()
     if isinstance(stop, str):
         return (stop,) if stop else ()
     return tuple(s for s in _l(stop) if isinstance(s, str) and s)
@@ -171,6 +216,17 @@ def stop_strings(api: str, request: dict[str, Any]) -> tuple[str, ...]:
 
 class _Parts:
     """Mutable accumulator shared by the per-API readers."""
+
+    __slots__ = (
+        "visible",
+        "reasoning",
+        "reasoning_field",
+        "commentary",
+        "tool_calls",
+        "finish",
+        "chunk_count",
+        "mixed",
+    )
 
     def __init__(self) -> None:
         self.visible: list[str] = []
@@ -215,6 +271,7 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
 
     calls: dict[int, dict[str, Any]] = {}
     add_visible = parts.visible.append
+    add_reasoning = parts.reasoning.append
     chunks = _l(event.get("chunks"))
     parts.chunk_count += len(chunks)
     for index, chunk in enumerate(chunks):
@@ -245,10 +302,13 @@ def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
             ):
                 if content:
                     add_visible(content)
+                # parts.add_reasoning inlined
                 if said:
-                    parts.add_reasoning(said, "reasoning")
+                    add_reasoning(said)
+                    parts.reasoning_field = parts.reasoning_field or "reasoning"
                 elif thought:
-                    parts.add_reasoning(thought, "reasoning_content")
+                    add_reasoning(thought)
+                    parts.reasoning_field = parts.reasoning_field or "reasoning_content"
                 if content and (said or thought):
                     parts.mixed.append(index)
                 continue
@@ -282,25 +342,31 @@ def _responses_items(event: dict[str, Any], parts: _Parts) -> list[dict[str, Any
         return [_d(i) for i in _l(response.get("output"))]
 
     items: dict[int, dict[str, Any]] = {}
-    texts: dict[int, list[str]] = {}
-    reasoning: dict[int, list[str]] = {}
-    args: dict[int, list[str]] = {}
-    for chunk in _l(event.get("chunks")):
-        parts.chunk_count += 1
-        chunk = _d(chunk)
+    # defaultdicts: only ever indexed to append, so a key exists iff a delta arrived
+    texts: defaultdict[int, list[str]] = defaultdict(list)
+    reasoning: defaultdict[int, list[str]] = defaultdict(list)
+    args: defaultdict[int, list[str]] = defaultdict(list)
+    chunks = _l(event.get("chunks"))
+    parts.chunk_count += len(chunks)
+    for chunk in chunks:
+        if not isinstance(chunk, dict):
+            continue  # read as {}: no type, so nothing to take from it
         kind = chunk.get("type")
         idx = chunk.get("output_index")
         idx = idx if isinstance(idx, int) else -1
-        if kind in ("response.output_item.added", "response.output_item.done"):
+        if kind == "response.output_text.delta":
+            delta = chunk.get("delta")
+            texts[idx].append(delta if type(delta) is str else _s(delta))
+        elif kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
+            delta = chunk.get("delta")
+            reasoning[idx].append(delta if type(delta) is str else _s(delta))
+        elif kind == "response.function_call_arguments.delta":
+            delta = chunk.get("delta")
+            args[idx].append(delta if type(delta) is str else _s(delta))
+        elif kind in ("response.output_item.added", "response.output_item.done"):
             item = _d(chunk.get("item"))
             # "done" carries the final item; keep metadata, text comes from deltas if any
             items[idx] = {**items.get(idx, {}), **item}
-        elif kind == "response.output_text.delta":
-            texts.setdefault(idx, []).append(_s(chunk.get("delta")))
-        elif kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
-            reasoning.setdefault(idx, []).append(_s(chunk.get("delta")))
-        elif kind == "response.function_call_arguments.delta":
-            args.setdefault(idx, []).append(_s(chunk.get("delta")))
         elif kind in ("response.completed", "response.incomplete", "response.failed"):
             _responses_finish(_d(chunk.get("response")), parts)
     rebuilt = []
@@ -373,25 +439,31 @@ def _read_messages(event: dict[str, Any], parts: _Parts) -> None:
         # long stream costs linear time)
         starts: dict[int, dict[str, Any]] = {}
         pieces: dict[int, dict[str, list[str]]] = {}
-        for chunk in _l(event.get("chunks")):
-            parts.chunk_count += 1
-            chunk = _d(chunk)
+        chunks = _l(event.get("chunks"))
+        parts.chunk_count += len(chunks)
+        for chunk in chunks:
+            if not isinstance(chunk, dict):
+                continue  # read as {}: no type, so nothing to take from it
             kind = chunk.get("type")
             raw_index = chunk.get("index")
             idx = raw_index if isinstance(raw_index, int) else -1
-            if kind == "content_block_start":
-                starts[idx] = _d(chunk.get("content_block"))
-                pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
-            elif kind == "content_block_delta":
-                slot = pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
+            if kind == "content_block_delta":
+                slot = pieces.get(idx)
+                if slot is None:
+                    slot = pieces[idx] = {"text": [], "thinking": [], "json": []}
                 delta = _d(chunk.get("delta"))
                 dtype = delta.get("type")
                 if dtype == "text_delta":
-                    slot["text"].append(_s(delta.get("text")))
+                    text = delta.get("text")
+                    slot["text"].append(text if type(text) is str else _s(text))
                 elif dtype == "thinking_delta":
-                    slot["thinking"].append(_s(delta.get("thinking")))
+                    text = delta.get("thinking")
+                    slot["thinking"].append(text if type(text) is str else _s(text))
                 elif dtype == "input_json_delta":
                     slot["json"].append(_s(delta.get("partial_json")))
+            elif kind == "content_block_start":
+                starts[idx] = _d(chunk.get("content_block"))
+                pieces.setdefault(idx, {"text": [], "thinking": [], "json": []})
             elif kind == "message_delta":
                 parts.finish = _opt(_d(chunk.get("delta")).get("stop_reason")) or parts.finish
         blocks = []
@@ -432,16 +504,40 @@ _READERS: dict[str, Callable[[dict[str, Any], _Parts, bool], None]] = {
 _VARIANT_FIELDS = frozenset({"stream", "stream_options", "stop", "stop_sequences"})
 
 
+# blake2b already fed "<api>\0", per API: copying it is cheaper than a new hasher plus
+# concatenating the prefix onto the body, and the digest is the same
+_KEY_SEEDS = {
+    api: hashlib.blake2b(api.encode() + b"\0", digest_size=12)
+    for api in ("chat.completions", "responses", "messages")
+}
+
+
 def request_key(api: str, request: dict[str, Any]) -> str | None:
     """A stable hash of the request minus its stream/stop settings."""
-    core = {k: v for k, v in request.items() if k not in _VARIANT_FIELDS}
+    # the usual request has no variant field: dump it as it is rather than a copy
+    # (key order does not matter: the dump sorts keys)
+    core = request
+    variant = _VARIANT_FIELDS.intersection(request)
+    if variant:
+        core = dict(request)
+        for name in variant:
+            del core[name]
     if not core:
         return None
     try:
         body = orjson.dumps(core, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return None
-    return hashlib.blake2b(api.encode() + b"\0" + body, digest_size=12).hexdigest()
+    seed = _KEY_SEEDS.get(api) if type(api) is str else None
+    if seed is None:
+        return hashlib.blake2b(api.encode() + b"\0" + body, digest_size=12).hexdigest()
+    hasher = seed.copy()
+    hasher.update(body)
+    return hasher.hexdigest()
+
+
+# the facts of every non-streamed response, shared (StreamFacts is frozen)
+_NOT_STREAMED = StreamFacts(chunk_count=0, mixed_chunks=(), visible_pieces=())
 
 
 def normalise(event: dict[str, Any]) -> Exchange:
@@ -451,8 +547,19 @@ def normalise(event: dict[str, Any]) -> Exchange:
     client = _d(event.get("client"))
     renders = client.get("renders_phases")
     parts = _Parts()
-    _READERS[api](event, parts, renders is True)
+    if api == "chat.completions":  # the usual API, called without the _READERS lambda
+        _read_chat(event, parts)
+    else:
+        _READERS[api](event, parts, renders is True)
     streamed = "chunks" in event
+    if streamed or parts.chunk_count or parts.mixed:
+        stream_facts = StreamFacts(
+            chunk_count=parts.chunk_count,
+            mixed_chunks=tuple(parts.mixed),
+            visible_pieces=tuple(parts.visible) if streamed else (),
+        )
+    else:
+        stream_facts = _NOT_STREAMED
     return Exchange(
         event_id=event["event_id"],
         api=api,
@@ -470,11 +577,7 @@ def normalise(event: dict[str, Any]) -> Exchange:
         client_reasoning_field=_opt(client.get("reasoning_field")),
         request_key=request_key(api, request),
         stop=stop_strings(api, request),
-        stream_facts=StreamFacts(
-            chunk_count=parts.chunk_count,
-            mixed_chunks=tuple(parts.mixed),
-            visible_pieces=tuple(parts.visible) if streamed else (),
-        ),
+        stream_facts=stream_facts,
         versions=versions_of(event),
         prompt_text=prompt_text(api, request),
         config=request_config(api, request),

@@ -8,6 +8,7 @@ never raise: an unreadable field is "not said".
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from leakline.detectors.exchange import Exchange, RequestConfig, Turn
@@ -42,6 +43,8 @@ def _effort_thinking(effort: Any) -> str | None:
 
 def _thinking_block(value: Any) -> tuple[str | None, int | None]:
     """Anthropic-style ``thinking: {type: enabled|disabled|adaptive, budget_tokens}``."""
+    if value is None:  # the usual request: not said
+        return None, None
     block = _d(value)
     kind = block.get("type")
     if kind in ("enabled", "adaptive"):
@@ -52,6 +55,8 @@ def _thinking_block(value: Any) -> tuple[str | None, int | None]:
 
 
 def _tool_choice(api: str, value: Any) -> str | None:
+    if value is None:  # not said
+        return None
     if isinstance(value, str):
         return _TOOL_CHOICE.get(value.lower(), value.lower())
     choice = _d(value)
@@ -80,6 +85,25 @@ def _tools_strict(api: str, tools: list[Any]) -> str | None:
     return "some" if any(flags) else "none"
 
 
+# RequestConfigs shared by their fields: requests repeat a few configurations, and a
+# frozen dataclass costs more to build than a lookup. Each field has one type (or None),
+# so keys that compare equal give equal configs.
+_CONFIGS: dict[tuple[Any, ...], RequestConfig] = {}
+_CONFIGS_ENTRIES = 1024
+
+
+def _config(key: tuple[Any, ...]) -> RequestConfig:
+    return RequestConfig(
+        thinking=key[0],
+        reasoning_effort=key[1],
+        thinking_budget=key[2],
+        include_reasoning=key[3],
+        tool_choice=key[4],
+        tools_strict=key[5],
+        temperature=key[6],
+    )
+
+
 def request_config(api: str, request: dict[str, Any]) -> RequestConfig:
     """How the request configured thinking, tools and sampling."""
     kwargs = _d(request.get("chat_template_kwargs"))
@@ -99,17 +123,30 @@ def request_config(api: str, request: dict[str, Any]) -> RequestConfig:
         budget = _int(request.get("thinking_token_budget")) or _int(reasoning.get("max_tokens"))
     include = request.get("include_reasoning")
     temperature = request.get("temperature")
-    return RequestConfig(
-        thinking=thinking,
-        reasoning_effort=effort if isinstance(effort, str) and effort else None,
-        thinking_budget=budget,
-        include_reasoning=include if isinstance(include, bool) else None,
-        tool_choice=_tool_choice(api, request.get("tool_choice")),
-        tools_strict=_tools_strict(api, _l(request.get("tools"))),
-        temperature=float(temperature)
+    temp = (
+        float(temperature)
         if isinstance(temperature, int | float) and not isinstance(temperature, bool)
-        else None,
+        else None
     )
+    key = (
+        thinking,
+        effort if isinstance(effort, str) and effort else None,
+        budget,
+        include if isinstance(include, bool) else None,
+        _tool_choice(api, request.get("tool_choice")),
+        _tools_strict(api, _l(request.get("tools"))),
+        temp,
+    )
+    if temp == 0 and math.copysign(1.0, temp) < 0:  # -0.0 equals 0.0 as a key
+        return _config(key)
+    config = _CONFIGS.get(key)
+    if config is None:
+        config = _config(key)
+        if len(str(key[1])) + len(str(key[4])) <= 64:  # free-form strings: keep keys small
+            if len(_CONFIGS) >= _CONFIGS_ENTRIES:
+                _CONFIGS.clear()
+            _CONFIGS[key] = config
+    return config
 
 
 # ---------------------------------------------------------------- history
@@ -118,29 +155,52 @@ def request_config(api: str, request: dict[str, Any]) -> RequestConfig:
 def _text(value: Any, depth: int = 0) -> str:
     if isinstance(value, str):
         return value
-    if depth > 8:  # hostile nesting: no message part is this deep
+    # not a list (mostly None: the field is absent), or hostile nesting no part has
+    if not isinstance(value, list) or depth > 8:
         return ""
-    return "".join(_text(_d(p).get("text"), depth + 1) for p in _l(value))
+    return "".join(_text(_d(p).get("text"), depth + 1) for p in value)
+
+
+# Turns without reasoning, shared: a history is mostly the same few (user with text,
+# system with text, tool, ...) and a frozen dataclass costs more to build than to look up.
+_TURNS: dict[tuple[str, int, bool], Turn] = {}
+_TURNS_ENTRIES = 1024
+
+
+def _turn(role: str, reasoning: str = "", tool_calls: int = 0, has_text: bool = False) -> Turn:
+    if reasoning or len(role) > 64:
+        return Turn(role, reasoning, tool_calls, has_text)
+    key = (role, tool_calls, has_text)
+    turn = _TURNS.get(key)
+    if turn is None:
+        turn = Turn(role, "", tool_calls, has_text)
+        if len(_TURNS) >= _TURNS_ENTRIES:
+            _TURNS.clear()
+        _TURNS[key] = turn
+    return turn
 
 
 def _chat_turns(messages: list[Any]) -> list[Turn]:
     turns = []
     for message in messages:
-        message = _d(message)
-        role = message.get("role")
+        if not isinstance(message, dict):
+            continue  # no role
+        get = message.get
+        role = get("role")
         if not isinstance(role, str):
             continue
-        reasoning = _text(message.get("reasoning")) or _text(message.get("reasoning_content"))
+        reasoning = _text(get("reasoning")) or _text(get("reasoning_content"))
         # harmony written out by the gateway: an analysis channel in the content
-        content = _text(message.get("content"))
+        content = _text(get("content"))
         if not reasoning and "<|channel|>analysis" in content:
             reasoning = content
+        calls = get("tool_calls")
         turns.append(
-            Turn(
-                role="tool" if role in ("tool", "function") else role,
-                reasoning=reasoning,
-                tool_calls=len(_l(message.get("tool_calls"))),
-                has_text=bool(content.strip()),
+            _turn(
+                "tool" if role in ("tool", "function") else role,
+                reasoning,
+                len(calls) if isinstance(calls, list) else 0,
+                bool(content.strip()),
             )
         )
     return turns
@@ -153,7 +213,7 @@ def _responses_turns(items: list[Any]) -> list[Turn]:
     def flush() -> None:
         nonlocal pending
         if pending is not None:
-            turns.append(Turn("assistant", pending["r"], pending["c"], pending["t"]))
+            turns.append(_turn("assistant", pending["r"], pending["c"], pending["t"]))
             pending = None
 
     for item in items:
@@ -178,9 +238,9 @@ def _responses_turns(items: list[Any]) -> list[Turn]:
         else:
             flush()
             if kind == "function_call_output":
-                turns.append(Turn("tool", has_text=True))
+                turns.append(_turn("tool", has_text=True))
             elif isinstance(role, str):
-                turns.append(Turn(role, has_text=bool(_text(item.get("content")).strip())))
+                turns.append(_turn(role, has_text=bool(_text(item.get("content")).strip())))
     flush()
     return turns
 
@@ -194,12 +254,12 @@ def _messages_turns(messages: list[Any]) -> list[Turn]:
             continue
         content = message.get("content")
         if isinstance(content, str):
-            turns.append(Turn(role, has_text=bool(content.strip())))
+            turns.append(_turn(role, has_text=bool(content.strip())))
             continue
         blocks = [_d(b) for b in _l(content)]
         kinds = [b.get("type") for b in blocks]
         if role == "user" and "tool_result" in kinds:
-            turns.append(Turn("tool", has_text=True))
+            turns.append(_turn("tool", has_text=True))
             continue
         reasoning = "".join(
             _text(b.get("thinking")) or "[redacted]"
@@ -207,7 +267,7 @@ def _messages_turns(messages: list[Any]) -> list[Turn]:
             if b.get("type") in ("thinking", "redacted_thinking")
         )
         turns.append(
-            Turn(
+            _turn(
                 role,
                 reasoning=reasoning,
                 tool_calls=kinds.count("tool_use"),

@@ -81,6 +81,7 @@ MAX_TAGS = 32
 MAX_TAG_VALUE = 256
 TAG_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "total_tokens")
+_MISSING: Any = object()  # a key that is absent (a present key may hold None)
 
 
 def _opt_str(obj: dict[str, Any], key: str) -> bool:
@@ -91,6 +92,12 @@ def _opt_str(obj: dict[str, Any], key: str) -> bool:
 def _opt_count(obj: dict[str, Any], key: str) -> bool:
     value = obj.get(key)
     return value is None or (type(value) is int and 0 <= value <= INT64_MAX)
+
+
+# the fast check runs on every event: type-set lookups instead of per-member calls
+_STR_OR_NONE = frozenset({str, type(None)})
+_ONLY_DICTS = frozenset({dict})
+_MEMBER_PAIRS = tuple((name, m[0], m[1]) for name, m in _STRING_MEMBERS.items())
 
 
 def certainly_valid(event: Any) -> bool:
@@ -111,23 +118,27 @@ def certainly_valid(event: Any) -> bool:
     api = get("api")
     if type(api) is not str or api not in _APIS or type(get("request")) is not dict:
         return False
-    has_response, has_chunks = "response" in event, "chunks" in event
-    if has_response == has_chunks:
-        return False
-    if has_response and type(event["response"]) is not dict:
-        return False
-    if has_chunks:
-        chunks = event["chunks"]
-        if type(chunks) is not list or not all(type(c) is dict for c in chunks):
+    response, chunks = get("response", _MISSING), get("chunks", _MISSING)
+    if response is _MISSING:
+        # chunks alone: a list of objects (an empty list is one)
+        if chunks is _MISSING or type(chunks) is not list:
             return False
+        if chunks and not _ONLY_DICTS.issuperset(map(type, chunks)):
+            return False
+    elif chunks is not _MISSING or type(response) is not dict:
+        return False
     if "ts" in event and type(event["ts"]) is not str:
         return False
     if "stream" in event and type(event["stream"]) is not bool:
         return False
-    for name, members in _STRING_MEMBERS.items():
-        if name in event:
-            obj = event[name]
-            if type(obj) is not dict or not all(_opt_str(obj, m) for m in members):
+    for name, first, second in _MEMBER_PAIRS:
+        obj = get(name, _MISSING)
+        if obj is not _MISSING:
+            if type(obj) is not dict:
+                return False
+            if type(obj.get(first)) not in _STR_OR_NONE:
+                return False
+            if type(obj.get(second)) not in _STR_OR_NONE:
                 return False
     if "client" in event:
         client = event["client"]
