@@ -23,6 +23,7 @@ last report, so the worker can export them (``leakline_model_info``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import multiprocessing
@@ -39,6 +40,10 @@ from leakline.pipeline.core.family_files import FamilyWatcher
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
 from leakline.pipeline.core.redact import Redactor
 from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.worker import payload_slots
+from leakline.pipeline.worker.payload_slots import Slot, SlotReader, SlotRef
+
+log = logging.getLogger("leakline.worker")
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ _child: dict[str, Any] = {}
 # (key, value, topic, partition, offset) per record: plain tuples pickle ~3x faster
 # than the dataclasses.
 Packed = list[tuple[bytes | None, bytes, str, int, int]]
+# the same without the values, which come through a memory file (``payload_slots``)
+Meta = list[tuple[bytes | None, str, int, int]]
 # the classifier version a batch process runs, and its refusals since the last report
 ModelReport = tuple[str | None, int]
 Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample], ModelReport]
@@ -95,6 +102,7 @@ def _start(config: BatchConfig, parent: int) -> None:
     _child["classifiers"] = ModelWatcher(config.models_dir, config.classifier_check_s)
     _child["follower"] = ModelFollower(_child["classifiers"])
     _child["families"] = FamilyWatcher(config.families_file, config.classifier_check_s)
+    _child["slots"] = SlotReader()
     # the worker's pid comes from the worker: it may be gone before this line runs
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
     # the detectors, rules and classifier live as long as the child: keep full
@@ -133,15 +141,31 @@ def _run(
 
 
 def _process(packed: Packed) -> Processed:
-    records = [RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed]
+    return _process_records([RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed])
+
+
+def _process_slot(ref: SlotRef, meta: Meta) -> Processed:
+    values = _child["slots"].read(ref)
+    records = [
+        RawRecord(k, v, Origin(t, p, o)) for (k, t, p, o), v in zip(meta, values, strict=True)
+    ]
+    return _process_records(records)
+
+
+def _process_records(records: list[RawRecord]) -> Processed:
     result = _run(
         _child["config"], _child["redactor"], _child["classifiers"], records, _child["families"]
     )
     return result.rows.columns, result.dead_letters, result.samples, _child["follower"].report()
 
 
-def _ready() -> ModelReport:
-    return _child["follower"].report()
+def _ready(probe: SlotRef | None) -> tuple[ModelReport, bool]:
+    """The child's classifier report, and whether it can read the worker's memory files."""
+    readable = False
+    if probe is not None:
+        with contextlib.suppress(OSError):  # a hardened /proc: the worker uses the pipe
+            readable = _child["slots"].read(probe) == [b"probe"]
+    return _child["follower"].report(), readable
 
 
 class ChildProcessor:
@@ -160,6 +184,10 @@ class ChildProcessor:
         self.where = f"{processes} child processes"
         self.model_version: str | None = None
         self._refusals = 0
+        # memory files for batch values (payload_slots): one per batch in flight
+        self._slots_ok = payload_slots.available()
+        self._free_slots: list[Slot] = []
+        self._slots: list[Slot] = []
         self._pool = ProcessPoolExecutor(
             max_workers=processes,
             mp_context=multiprocessing.get_context("spawn"),
@@ -170,12 +198,42 @@ class ChildProcessor:
     async def start(self) -> None:
         """Start the children and load everything before the first batch arrives."""
         loop = asyncio.get_running_loop()
+        probe = self._probe()
         # submitted together, before any child is idle, so the pool starts all of them
-        reports = await asyncio.gather(
-            *(loop.run_in_executor(self._pool, _ready) for _ in range(self.processes))
+        answers = await asyncio.gather(
+            *(loop.run_in_executor(self._pool, _ready, probe) for _ in range(self.processes))
         )
-        for report in reports:
+        for report, _ in answers:
             self._note(report)
+        if probe is not None and not all(readable for _, readable in answers):
+            log.warning("batch children cannot read the worker's memory files; using the pipe")
+            self._slots_ok = False
+
+    def _probe(self) -> SlotRef | None:
+        if not self._slots_ok:
+            return None
+        try:
+            slot = self._new_slot()
+            ref = slot.write([b"probe"])
+        except OSError as exc:
+            log.warning("no memory files for batches (%s); using the pipe", exc)
+            self._slots_ok = False
+            return None
+        self._free_slots.append(slot)
+        return ref
+
+    def _new_slot(self) -> Slot:
+        slot = Slot()
+        self._slots.append(slot)
+        return slot
+
+    def _take_slot(self, size: int) -> Slot | None:
+        if not self._slots_ok or size > payload_slots.MAX_BATCH_BYTES:
+            return None
+        if self._free_slots:
+            return self._free_slots.pop()
+        # one per batch in flight; the worker keeps processes + 1 in flight
+        return self._new_slot() if len(self._slots) < self.processes + 2 else None
 
     def _note(self, report: ModelReport) -> None:
         self.model_version, refusals = report
@@ -187,19 +245,36 @@ class ChildProcessor:
         return taken
 
     async def process(self, records: list[RawRecord]) -> BatchResult:
-        packed: Packed = [
-            (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
-        ]
         loop = asyncio.get_running_loop()
-        columns, dead_letters, samples, report = await loop.run_in_executor(
-            self._pool, _process, packed
-        )
+        values = [r.value for r in records]
+        slot = self._take_slot(sum(map(len, values)))
+        if slot is None:
+            packed: Packed = [
+                (r.key, r.value, r.origin.topic, r.origin.partition, r.origin.offset)
+                for r in records
+            ]
+            processed = await loop.run_in_executor(self._pool, _process, packed)
+        else:
+            try:
+                ref = slot.write(values)
+                meta: Meta = [
+                    (r.key, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
+                ]
+                processed = await loop.run_in_executor(self._pool, _process_slot, ref, meta)
+            finally:
+                slot.release()
+                self._free_slots.append(slot)
+        columns, dead_letters, samples, report = processed
         self._note(report)
         rows = RowBuilder.from_columns(self.config.worker_id, self.config.clean_text_rate, columns)
         return BatchResult(rows, dead_letters, samples)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        # a child still reading holds its own descriptor: the file lives until it is done
+        for slot in self._slots:
+            slot.close()
+        self._slots, self._free_slots = [], []
 
 
 class InlineProcessor:
