@@ -261,9 +261,14 @@ class ChildProcessor:
                     (r.key, r.origin.topic, r.origin.partition, r.origin.offset) for r in records
                 ]
                 processed = await loop.run_in_executor(self._pool, _process_slot, ref, meta)
-            finally:
-                slot.release()
-                self._free_slots.append(slot)
+            except BaseException:
+                # cancelled or failed: a child may still be reading it, so it is not reused
+                if slot in self._slots:  # else close() has let go of it already
+                    self._slots.remove(slot)
+                slot.close()
+                raise
+            slot.release()
+            self._free_slots.append(slot)
         columns, dead_letters, samples, report = processed
         self._note(report)
         rows = RowBuilder.from_columns(self.config.worker_id, self.config.clean_text_rate, columns)

@@ -76,7 +76,9 @@ class Slot:
             self.size = 0
 
     def close(self) -> None:
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 class SlotReader:

@@ -79,11 +79,14 @@ def test_a_file_that_held_an_unusually_large_batch_is_emptied(monkeypatch) -> No
         slot.close()
 
 
+CUT = b'{"event_id": "cut'  # truncated JSON: a dead letter
+
+
 def _records(count: int):
     from leakline.pipeline.core.process import RawRecord
 
     values = [orjson.dumps(s.event) for s in simulate(count, seed=8)]
-    values[5] = b'{"event_id": "cut'  # a dead letter keeps its raw bytes either way
+    values[5] = CUT  # a dead letter keeps its raw bytes either way
     return [RawRecord(b"k", v, Origin("gateway.events", i % 2, i)) for i, v in enumerate(values)]
 
 
@@ -114,3 +117,28 @@ def test_rows_through_memory_files_equal_rows_through_the_pipe(monkeypatch) -> N
     ]
     assert through_files.dead_letters[0].value == records[5].value
     assert [s.value for s in through_files.samples] == [s.value for s in through_pipe.samples]
+
+
+def test_a_cancelled_batch_does_not_lend_its_file_to_the_next_one() -> None:
+    # a rebalance cancels the batch in flight while its child may still be reading: the
+    # next batch must not be written into the same file underneath it
+    first, second = _records(400), _records(300)[::-1]
+    processor = ChildProcessor(CONFIG)
+
+    async def go():
+        await processor.start()
+        task = asyncio.ensure_future(processor.process(first))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return await processor.process(second)
+
+    try:
+        result = asyncio.run(go())
+    finally:
+        processor.close()
+    stored = result.rows.columns["event_id"]
+    expected = [orjson.loads(r.value)["event_id"] for r in second if r.value != CUT]
+    assert stored == expected
+    assert [d.value for d in result.dead_letters] == [CUT]
