@@ -35,6 +35,8 @@ __all__ = [
     "DEFAULT_RULES",
     "RULES",
     "Edit",
+    "Finds",
+    "Needs",
     "Redacted",
     "Redactor",
     "Rule",
@@ -102,6 +104,62 @@ def _assigned_secret_ok(value: str) -> bool:
 # ------------------------------------------------------------------ rules
 
 
+# in a ``Needs`` class: every non-ASCII character (a ``\d`` also matches other scripts' digits)
+_ANY_NON_ASCII = "\x80"
+# the characters that Python's ``re`` matches to an ASCII letter under IGNORECASE
+# (dotted and dotless i, long s, Kelvin sign): a text with one gets no gate for ``(?i)`` scans
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+_NEEDS_KEYS: dict[tuple[bytes, bytes], int] = {}
+
+
+class Needs:
+    """A necessary condition for a scan to match: the characters of ``pattern`` in a row,
+    each standing for its class in ``classes``, once the ``skip`` characters are left out.
+
+    It is tested on the text encoded as ASCII with every other character as ``?`` (one
+    byte per character, so offsets stay the same), translated to class marks with one
+    ``bytes.translate`` shared by every ``Needs`` with the same classes and skip, and
+    one ``in``: far cheaper than running the scan. A scan whose ``Needs`` fails cannot
+    match; one whose ``Needs`` holds runs as before. Classes are disjoint sets of ASCII
+    characters; ``_ANY_NON_ASCII`` in a class adds every other character (and ``?``).
+    With ``within``, a scan with ``starts`` also looks for them only inside the stretches.
+    """
+
+    __slots__ = ("key", "needle", "skip", "table", "within")
+
+    def __init__(
+        self, pattern: str, classes: Mapping[str, str], skip: str = "", within: bool = False
+    ) -> None:
+        table = bytearray(256)  # 0: in no class
+        for mark, chars in classes.items():
+            for ch in chars:
+                code = ord("?" if ch == _ANY_NON_ASCII else ch)
+                if code >= 0x80 or table[code]:
+                    raise ValueError(f"classes must be ASCII and disjoint: {ch!r}")
+                table[code] = ord(mark)
+        self.table = bytes(table)
+        self.skip = skip.encode("ascii")
+        self.needle = pattern.encode("ascii")
+        self.key = _NEEDS_KEYS.setdefault((self.table, self.skip), len(_NEEDS_KEYS))
+        if within and (len(classes) != 1 or skip or _ANY_NON_ASCII in "".join(classes.values())):
+            raise ValueError("within: one class of ASCII characters, none skipped")
+        # ``within``: every match is made of these characters only, so it lies inside a
+        # stretch of them that holds the pattern (``_Where.stretches``)
+        self.within = within
+
+    def __repr__(self) -> str:
+        return f"Needs({self.needle.decode()!r}, skip={self.skip.decode()!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Finds:
+    """A necessary condition for a scan to match: ``pattern`` finds a match in the text,
+    which then holds one of ``chars`` (tested first: a character search is far cheaper)."""
+
+    chars: str
+    pattern: re.Pattern[str]
+
+
 @dataclass(frozen=True, slots=True)
 class Scan:
     """One pattern of a rule, and where in a text it can match.
@@ -115,6 +173,9 @@ class Scan:
       holding at least this many digits (phone and card numbers), and containing
       ``lead`` when that is set;
     - none of these: the whole text is scanned.
+
+    ``needs`` (``Needs`` or ``Finds``) is a cheaper test that every match passes: when a
+    text fails it, the scan is skipped.
 
     Look-behinds see the text before a window, and windows end two characters past
     a run so look-aheads do too: a scan finds exactly what a whole-text scan finds.
@@ -132,6 +193,7 @@ class Scan:
     reach: int = 0
     min_digits: int = 0
     lead: str = ""
+    needs: Needs | Finds | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +216,18 @@ _NUM_AFTER = r"(?![0-9A-Za-z_]|[.\-/]\d)"
 # attempt is linear; the leading class lets the engine skip to candidates).
 _NUMBERISH = re.compile(r"[+(0-9](?:[ .\-()+]*[0-9]){6}[0-9 .\-()+]*")
 
+# character classes of the ``Needs`` of the scans below
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_DIGITS = "0123456789"
+_ALNUM = _UPPER + _UPPER.lower() + _DIGITS
+# the characters of phone and card numbers (``_NUMBERISH``), and their digits
+_NUMBER_VIEW = Needs("n", {"n": _DIGITS + " .-()+"})
+_DIGIT_VIEW = Needs("d", {"d": _DIGITS})
+# base64 (AWS secrets)
+_B64_CLASSES = {"b": _ALNUM + "/+"}
+# token characters after a space (bearer and authorization values, JWTs)
+_TOKEN_CLASSES = {"s": " \t", "t": _ALNUM + "-._~+/"}
+
 
 def _num(first: str, rest: str, before: str = _NUM_BEFORE) -> re.Pattern[str]:
     """A number pattern (ASCII digits) that starts with its first character, so the engine
@@ -162,7 +236,11 @@ def _num(first: str, rest: str, before: str = _NUM_BEFORE) -> re.Pattern[str]:
 
 
 def _phone(first: str, rest: str, digits: int, before: str = _NUM_BEFORE, lead: str = "") -> Scan:
-    """A phone format; ``digits`` is the fewest digits it can match."""
+    """A phone format; ``digits`` is the fewest digits it can match. A format that starts
+    with one literal digit only looks at runs holding that digit (not ``1793491219``
+    for a ``0``-led format)."""
+    if not lead and first.isdigit():
+        lead = first
     return Scan(_num(first, rest, before), _phone_ok, min_digits=digits, lead=lead)
 
 
@@ -226,11 +304,13 @@ _AWS_SECRET_SCANS = (
         _aws_secret_ok,
         starts=("aws", "secret"),
         fold=True,
+        needs=Needs("b" * 40, _B64_CLASSES),
     ),
     # bare: exactly 40 base64 characters between non-base64 characters
     Scan(
         re.compile(r"[A-Za-z0-9/+](?<![A-Za-z0-9/+=_\-.].)[A-Za-z0-9/+]{39}(?![A-Za-z0-9/+=_\-])"),
         _bare_aws_secret_ok,
+        needs=Needs("b" * 40, _B64_CLASSES),
     ),
 )
 
@@ -290,6 +370,7 @@ _IBAN_SCANS = (
             r"(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?![A-Za-z0-9])"
         ),
         iban_ok,
+        needs=Needs("AAdd", {"A": _UPPER, "d": _DIGITS + _ANY_NON_ASCII}),
     ),
 )
 
@@ -372,6 +453,8 @@ _API_KEY_SCANS = (
         ),
         _key_ok,
         starts=_PROVIDER_PREFIXES,
+        # every key is 15+ of these characters (the shortest: xoxb- and 10 more)
+        needs=Needs("k" * 15, {"k": _ALNUM + "_-"}, within=True),
     ),
     # key = value, "api_key": "value", OPENAI_API_KEY=value, 비밀번호: value, 密码：value
     Scan(
@@ -389,6 +472,10 @@ _API_KEY_SCANS = (
         _assigned_secret_ok,
         starts=_ASSIGNED_NAMES,
         fold=True,
+        # the separator and the value: far rarer than the names ("token", "pass")
+        needs=Finds(
+            ":=：", re.compile(r"[:=：][ \t]{0,3}[\"']?[A-Za-z0-9_\-.+/=~!@#$%^&*?:|\\]{8}")
+        ),
     ),
 )
 
@@ -398,6 +485,7 @@ _BEARER_SCANS = (
         _assigned_secret_ok,
         starts=("bearer",),
         fold=True,
+        needs=Needs("s" + "t" * 16, _TOKEN_CLASSES),
     ),
     Scan(
         re.compile(
@@ -406,6 +494,7 @@ _BEARER_SCANS = (
         ),
         starts=("authorization",),
         fold=True,
+        needs=Needs("s" + "t" * 12, _TOKEN_CLASSES),
     ),
     # a JWT anywhere: header.payload[.signature], both base64url-encoded JSON objects
     Scan(
@@ -413,6 +502,7 @@ _BEARER_SCANS = (
             r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.?[A-Za-z0-9_\-]*"
         ),
         starts=("eyJ",),
+        needs=Needs("t" * 17, _TOKEN_CLASSES),
     ),
 )
 
@@ -618,12 +708,16 @@ def _looks_cut_secret(token: str) -> bool:
 class _Where:
     """Candidate places in one text, computed once and shared by all scans."""
 
-    __slots__ = ("text", "_lower", "_numeric")
+    __slots__ = ("text", "fewest", "_lower", "_numeric", "_ascii", "_views", "_folds")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, fewest: int = 1) -> None:
         self.text = text
+        self.fewest = fewest  # the fewest digits a number scan needs
         self._lower: str | None | bool = False  # False: not computed; None: unusable
         self._numeric: list[tuple[int, int, int, str]] | None = None
+        self._ascii: bytes | None = None
+        self._views: dict[int, bytes] = {}
+        self._folds: bool | None = None
 
     def lower(self) -> str | None:
         """The lower-cased text, or None when lower-casing changed its length."""
@@ -632,15 +726,69 @@ class _Where:
             self._lower = lowered if len(lowered) == len(self.text) else None
         return self._lower if isinstance(self._lower, str) else None
 
+    def view(self, needs: Needs) -> bytes:
+        """The text as ``needs``' class marks, one byte per character (unless skipped)."""
+        view = self._views.get(needs.key)
+        if view is None:
+            if self._ascii is None:
+                self._ascii = self.text.encode("ascii", "replace")
+            view = self._views[needs.key] = self._ascii.translate(needs.table, needs.skip)
+        return view
+
+    def has(self, needs: Needs | Finds, folded: bool) -> bool:
+        """Whether the text passes a scan's ``needs`` (``folded``: the scan ignores case)."""
+        if folded:
+            if self._folds is None:
+                text = self.text
+                self._folds = not text.isascii() and any(ch in text for ch in _FOLDS_TO_ASCII)
+            if self._folds:
+                return True  # an ASCII class of a (?i) pattern also takes these characters
+        if isinstance(needs, Finds):
+            text = self.text
+            return any(ch in text for ch in needs.chars) and needs.pattern.search(text) is not None
+        return needs.needle in self.view(needs)
+
+    def stretches(self, needs: Needs) -> list[tuple[int, int]]:
+        """The maximal stretches of the text that hold ``needs`` (of one class)."""
+        view, needle = self.view(needs), needs.needle
+        found: list[tuple[int, int]] = []
+        at = view.find(needle)
+        while at >= 0:
+            lo = view.rfind(b"\x00", 0, at) + 1
+            hi = view.find(b"\x00", at + len(needle))
+            hi = len(view) if hi < 0 else hi
+            found.append((lo, hi))
+            at = view.find(needle, hi)
+        return found
+
     def numeric(self) -> list[tuple[int, int, int, str]]:
         """(start, end + 2, digits, run) of every run of digits and phone/card separators
-        that may hold a phone or card number."""
+        that may hold a phone or card number, in stretches of such characters that hold
+        ``fewest`` digits (each scan looks at runs with at least its ``min_digits``)."""
         if self._numeric is None:
-            size = len(self.text)
-            self._numeric = [
-                (m.start(), min(size, m.end() + 2), sum(map(str.isdigit, m.group())), m.group())
-                for m in _NUMBERISH.finditer(self.text)
-            ]
+            fewest = max(1, self.fewest)
+            text, size = self.text, len(self.text)
+            view = self.view(_NUMBER_VIEW)
+            runs: list[tuple[int, int, int, str]] = []
+            # A run lies inside one stretch of number characters, and holds ``fewest``
+            # digits only in a stretch at least that long with that many digits: finding
+            # those stretches takes substring searches of views, and scanning just them
+            # finds the same runs there as scanning the whole text.
+            enough = b"n" * fewest
+            at = view.find(enough)
+            digits = self.view(_DIGIT_VIEW) if at >= 0 else b""
+            while at >= 0:
+                lo = view.rfind(b"\x00", 0, at) + 1
+                hi = view.find(b"\x00", at + fewest)
+                hi = size if hi < 0 else hi
+                if digits.count(b"d", lo, hi) >= fewest:
+                    for m in _NUMBERISH.finditer(text, lo, hi):
+                        run = m.group()
+                        runs.append(
+                            (m.start(), min(size, m.end() + 2), sum(map(str.isdigit, run)), run)
+                        )
+                at = view.find(enough, hi)
+            self._numeric = runs
         return self._numeric
 
     def matches(self, scan: Scan) -> list[re.Match[str]]:
@@ -661,11 +809,22 @@ class _Where:
             if hay is None:
                 return list(pattern.finditer(text))
             places: list[int] = []
-            for needle in scan.starts:
-                at = hay.find(needle)
-                while at >= 0:
-                    places.append(at)
-                    at = hay.find(needle, at + 1)
+            needs = scan.needs
+            if not scan.fold and isinstance(needs, Needs) and needs.within:
+                # a match lies inside one stretch of the needed characters (a provider
+                # key inside a chat id): look for the starts only there
+                for lo, hi in self.stretches(needs):
+                    for needle in scan.starts:
+                        at = hay.find(needle, lo, hi)
+                        while at >= 0:
+                            places.append(at)
+                            at = hay.find(needle, at + 1, hi)
+            else:
+                for needle in scan.starts:
+                    at = hay.find(needle)
+                    while at >= 0:
+                        places.append(at)
+                        at = hay.find(needle, at + 1)
             if not places:
                 return []
             places.sort()
@@ -697,17 +856,29 @@ class _Where:
 class Redactor:
     """Applies a set of rules; ``Redactor.raw()`` applies none (explicit opt-in)."""
 
-    __slots__ = ("rules", "_scans", "_memo")
-    _scans: tuple[tuple[int, Rule, Scan, bool], ...]
+    __slots__ = ("rules", "_scans", "_memo", "_fewest")
+    _scans: tuple[tuple[int, Rule, Scan, bool, bool], ...]
+    _fewest: int
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules: tuple[Rule, ...] = tuple(rules)
         # short strings in finding details repeat (diagnosis texts, reasons): remember them
         self._memo: dict[str, str] = {}
         self._scans = tuple(
-            (rank, rule, scan, "secret" in scan.pattern.groupindex)
+            (
+                rank,
+                rule,
+                scan,
+                "secret" in scan.pattern.groupindex,
+                bool(scan.pattern.flags & re.IGNORECASE),
+            )
             for rank, rule in enumerate(self.rules)
             for scan in rule.scans
+        )
+        # number scans only look at runs with at least min_digits digits: runs in stretches
+        # with fewer digits need not be found at all
+        self._fewest = min(
+            (scan.min_digits for _, _, scan, _, _ in self._scans if scan.min_digits), default=1
         )
 
     # -- construction
@@ -782,14 +953,16 @@ class Redactor:
 
     def _find(self, text: str) -> list[tuple[int, int, int, Rule]]:
         found: list[tuple[int, int, int, Rule]] = []
-        where = _Where(text)
-        numeric = None
-        for rank, rule, scan, grouped in self._scans:
+        where = _Where(text, self._fewest)
+        most = -1  # the most digits in a number run; -1: not looked yet
+        for rank, rule, scan, grouped, folded in self._scans:
             if scan.min_digits:
-                if numeric is None:
-                    numeric = bool(where.numeric())
-                if not numeric:
-                    continue
+                if most < 0:
+                    most = max([run[2] for run in where.numeric()], default=0)
+                if scan.min_digits > most:
+                    continue  # no run holds enough digits for this format
+            elif scan.needs is not None and not where.has(scan.needs, folded):
+                continue
             for m in where.matches(scan):
                 start, end = m.span("secret") if grouped else (-1, -1)
                 if start < 0:

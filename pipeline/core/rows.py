@@ -433,7 +433,9 @@ def _may_need_redaction(event: dict[str, Any], redactor: Redactor) -> bool:
         if not _collect_strings(value, pieces, 0):
             return True  # unusually deep: let the full pass (which caps depth) decide
     known = _CLEAN_CACHE.setdefault(redactor.names, {})
-    fresh = [p for p in dict.fromkeys(pieces) if p not in known]
+    # known strings first, then duplicates: most strings are known, and a lookup costs
+    # less than an insert (same strings, same order as deduplicating first)
+    fresh = list(dict.fromkeys([p for p in pieces if p not in known]))
     if not fresh:
         return False
     joined = "\x00".join(fresh)
@@ -448,6 +450,59 @@ def _may_need_redaction(event: dict[str, Any], redactor: Redactor) -> bool:
 
 def _collect_strings(value: Any, out: list[str], depth: int) -> bool:
     """Append every string, key and long integer; False when nesting is too deep."""
+    if depth >= _MAX_SCAN_DEPTH - 2:
+        return _collect_strings_deep(value, out, depth)
+    # The strings of a container and of the containers in it are taken here, not by a
+    # call each: most of an event is stream chunks, dicts of lists of dicts of strings.
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            out.append(key if type(key) is str else str(key))
+            if type(item) is str:
+                out.append(item)
+            elif not _collect_inner(item, out, depth + 1):
+                return False
+    elif kind is list:
+        for item in value:
+            if type(item) is str:
+                out.append(item)
+            elif not _collect_inner(item, out, depth + 1):
+                return False
+    else:
+        return _collect_strings_deep(value, out, depth)
+    return True
+
+
+def _collect_inner(value: Any, out: list[str], depth: int) -> bool:
+    """``_collect_strings`` for a value in a container: its own strings without a call each."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            out.append(key if type(key) is str else str(key))
+            kind = type(item)
+            if kind is str:
+                out.append(item)
+            elif (
+                kind is dict or kind is list or (kind is int and not -1_000_000 < item < 1_000_000)
+            ) and not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is list:
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                out.append(item)
+            elif (
+                kind is dict or kind is list or (kind is int and not -1_000_000 < item < 1_000_000)
+            ) and not _collect_strings(item, out, depth + 1):
+                return False
+    elif kind is int and not -1_000_000 < value < 1_000_000:
+        return _collect_strings_deep(value, out, depth)
+    return True
+
+
+def _collect_strings_deep(value: Any, out: list[str], depth: int) -> bool:
+    """``_collect_strings`` near the depth limit, where any value one level too deep,
+    even a string, makes the walk give up."""
     if depth > _MAX_SCAN_DEPTH:
         return False
     kind = type(value)
@@ -456,11 +511,11 @@ def _collect_strings(value: Any, out: list[str], depth: int) -> bool:
     elif kind is dict:
         for key, item in value.items():
             out.append(key if type(key) is str else str(key))
-            if not _collect_strings(item, out, depth + 1):
+            if not _collect_strings_deep(item, out, depth + 1):
                 return False
     elif kind is list:
         for item in value:
-            if not _collect_strings(item, out, depth + 1):
+            if not _collect_strings_deep(item, out, depth + 1):
                 return False
     elif kind is int and not -1_000_000 < value < 1_000_000:
         if value.bit_length() > 4000:
@@ -487,7 +542,8 @@ def _safe_plain(event: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
     ``safe_label``; nested values are redacted as text."""
     out: dict[str, Any] = {}
     ts = event.get("ts")
-    if type(ts) is str and ts and safe_label(ts) != ts and not _is_time(ts):
+    # a time first: ts is unique per event, so safe_label would scan every one of them
+    if type(ts) is str and ts and not _is_time(ts) and safe_label(ts) != ts:
         out["ts"] = safe_label(ts)
     for key in ("engine", "model", "chat_template", "parsers", "gateway", "client", "remediation"):
         obj = event.get(key)
