@@ -18,11 +18,11 @@ Paths are JSON Pointers (RFC 6901) into the answer: ``/action``, ``/evidence/0``
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 from leakline.detectors.exchange import Exchange
+from leakline.detectors.finding import slot_setters
 from leakline.detectors.text import loads, unwrap_fence
 
 ANNOTATION: Final = "x-leakline-reasoning"
@@ -72,7 +72,7 @@ def parse(exchange: Exchange) -> Any:
     if "{" not in text and "[" not in text:
         return None
     try:
-        return loads(text)
+        return loads_visible(text)
     except ValueError:
         inner = unwrap_fence(text)
         if inner is None:
@@ -81,6 +81,22 @@ def parse(exchange: Exchange) -> Any:
             return loads(inner)
         except ValueError:
             return None
+
+
+# The last text decoded by ``loads_visible`` and its value (swapped whole, like ``_LAST``).
+_LAST_VALUE: tuple[str | None, Any] = (None, None)
+
+
+def loads_visible(text: str) -> Any:
+    """``loads(text)``, remembered for the last text: ``structured_output`` and then
+    ``answer`` decode the same visible text. The value is shared: never mutate it."""
+    global _LAST_VALUE
+    last = _LAST_VALUE
+    if last[0] is text:
+        return last[1]
+    value = loads(text)  # a ValueError is not remembered (rare: the next caller decides)
+    _LAST_VALUE = (text, value)
+    return value
 
 
 # The last exchange read and its answer, as one tuple (swapped atomically, like
@@ -144,61 +160,76 @@ def _annotated_or_configured(
     for key, item in value.items():
         if not isinstance(key, str):
             continue
-        path = f"{prefix}/{escape(key)}"
         sub = props.get(key)
         sub = sub if isinstance(sub, dict) else None
-        if (
-            (sub is not None and sub.get(ANNOTATION) is True)
-            or key in configured
-            or (path in configured)
-        ):
-            found.append(path)
+        # the path only when something needs it: most values are neither slots nor objects
+        if (sub is not None and sub.get(ANNOTATION) is True) or key in configured:
+            found.append(f"{prefix}/{escape(key)}")
             continue
-        _annotated_or_configured(item, sub, configured, path, found, depth + 1)
+        if configured:
+            path = f"{prefix}/{escape(key)}"
+            if path in configured:
+                found.append(path)
+                continue
+        if isinstance(item, dict) and depth < _MAX_DEPTH:
+            _annotated_or_configured(
+                item, sub, configured, f"{prefix}/{escape(key)}", found, depth + 1
+            )
 
 
 def in_slot(path: str, slots: tuple[str, ...]) -> bool:
     return any(path == s or path.startswith(s + "/") for s in slots)
 
 
-def fields(value: Any, schema: dict[str, Any] | None) -> Iterator[Field]:
-    """Every string value with its path, name and schema (at most ``MAX_FIELDS``)."""
-    count = 0
-    stack: list[tuple[Any, dict[str, Any] | None, str, str, int]] = [(value, schema, "", "", 0)]
-    while stack:
-        item, sub, path, name, depth = stack.pop()
-        if isinstance(item, str):
-            yield Field(path, name, item, sub)
-            count += 1
-            if count >= MAX_FIELDS:
-                return
-        elif depth > _MAX_DEPTH:
-            continue
-        elif isinstance(item, dict):
-            props = _properties(sub)
-            children = []
-            for key, child in item.items():
-                if not isinstance(key, str):
-                    continue
-                child_schema = props.get(key)
-                children.append(
-                    (
-                        child,
-                        child_schema if isinstance(child_schema, dict) else None,
-                        f"{path}/{escape(key)}",
-                        key,
-                        depth + 1,
-                    )
-                )
-            stack.extend(reversed(children))
-        elif isinstance(item, list):
-            items = sub.get("items") if sub is not None else None
-            items = items if isinstance(items, dict) else None
-            stack.extend(
-                reversed(
-                    [(child, items, f"{path}/{i}", name, depth + 1) for i, child in enumerate(item)]
-                )
-            )
+def fields(value: Any, schema: dict[str, Any] | None) -> list[Field]:
+    """Every string value with its path, name and schema (at most ``MAX_FIELDS``), in
+    document order."""
+    out: list[Field] = []
+    _walk(value, schema, "", "", 0, out)
+    return out
+
+
+def _walk(
+    item: Any, sub: dict[str, Any] | None, path: str, name: str, depth: int, out: list[Field]
+) -> None:
+    if len(out) >= MAX_FIELDS:
+        return
+    if isinstance(item, str):
+        out.append(_field(path, name, item, sub))
+    elif depth > _MAX_DEPTH:
+        return
+    elif isinstance(item, dict):
+        props = _properties(sub)
+        for key, child in item.items():
+            # numbers, booleans and nulls hold no string: not worth a call
+            if not isinstance(key, str) or not isinstance(child, _WALKED):
+                continue
+            child_schema = props.get(key)
+            child_schema = child_schema if isinstance(child_schema, dict) else None
+            _walk(child, child_schema, f"{path}/{escape(key)}", key, depth + 1, out)
+    elif isinstance(item, list):
+        items = sub.get("items") if sub is not None else None
+        items = items if isinstance(items, dict) else None
+        for i, child in enumerate(item):
+            if isinstance(child, _WALKED):
+                _walk(child, items, f"{path}/{i}", name, depth + 1, out)
+
+
+_WALKED: Final = (str, dict, list)
+_FIELD_SETTERS = slot_setters(Field, ("path", "name", "text", "schema"))
+
+
+def _field(path: str, name: str, text: str, schema: dict[str, Any] | None) -> Field:
+    """``Field(...)`` through its slots (see ``finding.slot_setters``): once per string."""
+    if _FIELD_SETTERS is None:
+        return Field(path, name, text, schema)
+    made = object.__new__(Field)
+    s0, s1, s2, s3 = _FIELD_SETTERS
+    s0(made, path)
+    s1(made, name)
+    s2(made, text)
+    s3(made, schema)
+    return made
 
 
 def slot_values(exchange: Exchange, configured: frozenset[str] = frozenset()) -> dict[str, Any]:

@@ -262,6 +262,8 @@ class LiteralScanner:
         for first, members in by_first.items():
             prefix = os.path.commonprefix(sorted(members))
             rare = probe(prefix)
+            # a needle ending in a space makes ``in`` stop at every space: ~1.5x slower
+            prefix = prefix.rstrip(" ") or prefix
             # a one-character prefix is its own probe: "" (always true) skips the second scan
             prefix = "" if prefix == rare else prefix
             groups.append((first, rare, prefix, re.compile(_trie_regex(members))))

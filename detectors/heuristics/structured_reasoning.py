@@ -21,8 +21,9 @@ Each finding names the field: ``details["path"]`` is its JSON Pointer (``/action
 
 from __future__ import annotations
 
+import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from leakline.detectors.common import MAX_FINDINGS, DetectorBase
@@ -172,11 +173,94 @@ def _compile(kind: str) -> dict[str, re.Pattern[str]]:
     }
 
 
+# Required words: a case-insensitive cue search costs ~200 ns per character, so each table
+# first looks for the words one of which every match of its cues contains (derived from the
+# parsed regexes, so a new cue needs nothing more) in the lower-cased field: most fields
+# hold none. Lower-casing finds every such match, except where the regex engine folds a
+# character onto an ASCII letter that ``str.lower`` does not (below): such a field is
+# searched as before.
+_re_parser: Any = importlib.import_module("re._parser")
+_re_constants: Any = importlib.import_module("re._constants")
+_LITERAL: Any = _re_constants.LITERAL
+_BRANCH: Any = _re_constants.BRANCH
+_SUBPATTERN: Any = _re_constants.SUBPATTERN
+_REPEATS: Any = (_re_constants.MAX_REPEAT, _re_constants.MIN_REPEAT)
+# İ ı ſ match i / s under IGNORECASE (K U+212A matches k and lower-cases to it)
+_UNFOLDED = re.compile("[\u0130\u0131\u017f]")
+
+
+def _foldable(char: str) -> bool:
+    """``char`` in a cue matches only characters that ``str.lower`` turns into ``char.lower()``."""
+    return char.isascii() or char.lower() == char == char.upper()
+
+
+def _better(best: frozenset[str] | None, other: frozenset[str]) -> frozenset[str]:
+    """The word set that rules out more fields: longer shortest word, then fewer words."""
+    if best is None:
+        return other
+    rank = (min(map(len, other)), -len(other))
+    return other if rank > (min(map(len, best)), -len(best)) else best
+
+
+def _words(items: Any) -> frozenset[str] | None:
+    """Lower-case words one of which every match of the parsed ``items`` contains (None: unknown)."""
+    best: frozenset[str] | None = None
+    run = ""
+    for op, av in [*items, (None, None)]:
+        if op == _LITERAL and _foldable(chr(av)):
+            run += chr(av).lower()
+            continue
+        if run:
+            best = _better(best, frozenset((run,)))
+            run = ""
+        found: frozenset[str] | None = None
+        if op == _BRANCH:
+            found = _any_of([_words(branch) for branch in av[1]])
+        elif op == _SUBPATTERN:
+            found = _words(av[-1])
+        elif op in _REPEATS and av[0] >= 1:
+            found = _words(av[2])
+        if found:
+            best = _better(best, found)
+    return best
+
+
+def _any_of(sets: Sequence[frozenset[str] | None]) -> frozenset[str] | None:
+    out: set[str] = set()
+    for words in sets:
+        if not words:
+            return None
+        out.update(words)
+    return frozenset(out)
+
+
+def _required(fragments: Sequence[str]) -> re.Pattern[str] | None:
+    """A search for the words one of ``fragments`` needs (None: no precheck possible)."""
+    words = _any_of([_words(_re_parser.parse(rx, re.IGNORECASE)) for rx in fragments])
+    if words is None:
+        return None
+    return re.compile("|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)))
+
+
+def _folded(text: str) -> str | None:
+    """``text`` lower-cased for the required-word prechecks; None when they cannot be used."""
+    if not text.isascii() and _UNFOLDED.search(text) is not None:
+        return None
+    return text.lower()
+
+
 _STRONG = _compile("strong")
+_STRONG_NEEDS = {lang: _required(table["strong"]) for lang, table in CUES.items()}
 _WEAK_EACH = {
     lang: tuple(re.compile(rx, re.IGNORECASE) for rx in table["weak"])
     for lang, table in CUES.items()
 }
+_WEAK_NEEDS = {lang: _required(table["weak"]) for lang, table in CUES.items()}
+
+
+def _absent(needs: re.Pattern[str] | None, folded: str | None) -> bool:
+    """No match of the cues behind ``needs`` can be in the field ``folded`` came from."""
+    return needs is not None and folded is not None and needs.search(folded) is None
 
 
 def field_kind(name: str, schema: dict[str, Any] | None) -> str:
@@ -235,8 +319,10 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _strong(text: str, langs: tuple[str, ...]) -> str | None:
+def _strong(text: str, langs: tuple[str, ...], folded: str | None) -> str | None:
     for lang in langs:
+        if _absent(_STRONG_NEEDS[lang], folded):
+            continue
         found = _STRONG[lang].search(text)
         if found is not None:
             return found.group().strip()[:80]
@@ -245,9 +331,11 @@ def _strong(text: str, langs: tuple[str, ...]) -> str | None:
     return None
 
 
-def _weak(text: str, langs: tuple[str, ...]) -> list[str]:
+def _weak(text: str, langs: tuple[str, ...], folded: str | None) -> list[str]:
     hits: list[str] = []
     for lang in langs:
+        if _absent(_WEAK_NEEDS[lang], folded):
+            continue
         for pattern in _WEAK_EACH[lang]:
             found = pattern.search(text)
             if found is not None:
@@ -274,7 +362,8 @@ def judge(text: str, kind: str) -> str | None:
     if text.isascii() and " " not in text:
         return None  # one token (an id, a snake_case value, a URL): not prose
     langs = _tables(text)
-    strong = _strong(text, langs)
+    folded = _folded(text)
+    strong = _strong(text, langs, folded)
     if strong is not None:
         return strong
     if kind == DESCRIPTIVE:
@@ -282,7 +371,7 @@ def judge(text: str, kind: str) -> str | None:
     talk = self_talk(text)
     if talk is not None:
         return talk[2]
-    weak = _weak(text, langs)
+    weak = _weak(text, langs, folded)
     if kind == VALUE:
         if weak:
             return weak[0]

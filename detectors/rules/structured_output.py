@@ -9,6 +9,7 @@ from leakline.detectors.common import DetectorBase
 from leakline.detectors.exchange import Exchange, ResponseFormat
 from leakline.detectors.finding import Finding
 from leakline.detectors.labels import Label, Layer, Remediation, Source
+from leakline.detectors.structured_fields import loads_visible
 from leakline.detectors.text import find_json_value, loads, unwrap_fence
 
 _KINDS = frozenset({"json_object", "json_schema"})
@@ -27,7 +28,7 @@ class StructuredOutput(DetectorBase):
         if not text or text.isspace():
             return [self._invalid(text, "empty", Layer.PARSER, None, fmt)]
         try:
-            value = loads(text)
+            value = loads_visible(text)
         except ValueError:
             return [self._unparsed(text, fmt)]
         problem = _shape_problem(value, fmt)
