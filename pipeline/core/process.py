@@ -99,6 +99,9 @@ class BatchResult:
     rows: RowBuilder
     dead_letters: list[DeadLetter] = field(default_factory=list)
     samples: list[Sample] = field(default_factory=list)
+    # the live-stats records (``leakline.pipeline.live.stats.batch_stats``) when whoever
+    # built the rows also counted them: a batch child, where the columns are Python lists
+    stats: list[Any] | None = None
 
 
 def _sample_payload(row: dict[str, Any]) -> bytes:

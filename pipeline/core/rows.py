@@ -207,6 +207,8 @@ class RowBuilder:
         # rows as added; None for rows that came as columns (``from_columns``)
         self._rows: list[tuple[Any, ...]] | None = []
         self._columns: dict[str, list[Any]] | None = None
+        # rows that came as an Arrow table (``from_table``), until more are added
+        self._table: pa.Table | None = None
         # the JSON of the last detector-versions dict seen: verdicts share one dict
         self._versions_json: tuple[dict[str, str], str] | None = None
 
@@ -221,9 +223,21 @@ class RowBuilder:
         built._rows, built._columns = None, columns
         return built
 
+    @classmethod
+    def from_table(cls, worker_id: str, clean_text_rate: float, table: pa.Table) -> RowBuilder:
+        """Rows that arrive as an Arrow table (a batch child's): ``table()`` is that table,
+        and ``columns`` are made from it only if someone asks."""
+        if table.schema != SAMPLE_SCHEMA:
+            raise ValueError("table does not match SAMPLE_SCHEMA")
+        built = cls(worker_id, clean_text_rate)
+        built._rows, built._table = None, table
+        return built
+
     @property
     def columns(self) -> dict[str, list[Any]]:
         """The rows as one list per ``SAMPLE_SCHEMA`` column (read-only by convention)."""
+        if self._columns is None and self._table is not None:
+            self._columns = self._table.to_pydict()
         if self._columns is None:
             rows = self._rows or []
             if rows:
@@ -234,6 +248,8 @@ class RowBuilder:
         return self._columns
 
     def __len__(self) -> int:
+        if self._table is not None:
+            return int(self._table.num_rows)
         if self._columns is not None:
             return len(self._columns["event_id"])
         return len(self._rows or ())
@@ -323,10 +339,10 @@ class RowBuilder:
             _int_or_none(usage.get("reasoning_tokens")),
             _latency(event.get("latency_ms")),
         )
-        if self._rows is None:  # more rows after ``from_columns``: back to row form
+        if self._rows is None:  # more rows after ``from_columns``/``from_table``: row form
             self._rows = [tuple(r) for r in zip(*self.columns.values(), strict=True)]
         self._rows.append(row)
-        self._columns = None
+        self._columns = self._table = None
         return safe
 
     def _tags(self, event: dict[str, Any]) -> str | None:
@@ -347,6 +363,8 @@ class RowBuilder:
             return None
 
     def table(self) -> pa.Table:
+        if self._table is not None:
+            return self._table
         return pa.table(self.columns, schema=SAMPLE_SCHEMA)
 
 

@@ -316,7 +316,10 @@ def build_app(
         except Exception:  # the child died: never ack what is not stored
             log.critical("batch processing failed; exiting without committing", exc_info=True)
             os._exit(70)
-        stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
+        # a batch child counted its rows already (offload); inline batches are counted here
+        stats = result.stats
+        if stats is None:
+            stats = batch_stats(result, settings.worker_id, datetime.now(UTC))
         try:
             await publish(result, stats)
         except Exception:

@@ -32,14 +32,18 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import pyarrow as pa
 
 from leakline.models.registry import ModelWatcher
 from leakline.pipeline.core.family_files import FamilyWatcher
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
 from leakline.pipeline.core.redact import Redactor
 from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.worker import payload_slots
 from leakline.pipeline.worker.payload_slots import Slot, SlotReader, SlotRef
 
@@ -74,7 +78,8 @@ Packed = list[tuple[bytes | None, bytes, str, int, int]]
 Meta = list[tuple[bytes | None, str, int, int]]
 # the classifier version a batch process runs, and its refusals since the last report
 ModelReport = tuple[str | None, int]
-Processed = tuple[dict[str, list[Any]], list[DeadLetter], list[Sample], ModelReport]
+# the rows as an Arrow IPC stream, their live-stats records, dead letters, samples, report
+Processed = tuple[bytes, list[StatsRecord], list[DeadLetter], list[Sample], ModelReport]
 
 
 class ModelFollower:
@@ -153,10 +158,17 @@ def _process_slot(ref: SlotRef, meta: Meta) -> Processed:
 
 
 def _process_records(records: list[RawRecord]) -> Processed:
-    result = _run(
-        _child["config"], _child["redactor"], _child["classifiers"], records, _child["families"]
-    )
-    return result.rows.columns, result.dead_letters, result.samples, _child["follower"].report()
+    config: BatchConfig = _child["config"]
+    result = _run(config, _child["redactor"], _child["classifiers"], records, _child["families"])
+    # the table and the live counts are made here, where the rows are Python lists: the
+    # worker's loop gets an Arrow stream it reads without copying (issue 19)
+    stats = batch_stats(result, config.worker_id, datetime.now(UTC))
+    table = result.rows.table()
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    report = _child["follower"].report()
+    return sink.getvalue().to_pybytes(), stats, result.dead_letters, result.samples, report
 
 
 def _ready(probe: SlotRef | None) -> tuple[ModelReport, bool]:
@@ -269,10 +281,11 @@ class ChildProcessor:
                 raise
             slot.release()
             self._free_slots.append(slot)
-        columns, dead_letters, samples, report = processed
+        stream, stats, dead_letters, samples, report = processed
         self._note(report)
-        rows = RowBuilder.from_columns(self.config.worker_id, self.config.clean_text_rate, columns)
-        return BatchResult(rows, dead_letters, samples)
+        table = pa.ipc.open_stream(stream).read_all()
+        rows = RowBuilder.from_table(self.config.worker_id, self.config.clean_text_rate, table)
+        return BatchResult(rows, dead_letters, samples, stats)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

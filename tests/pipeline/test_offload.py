@@ -154,3 +154,33 @@ def test_the_processor_reports_its_classifier_and_each_refused_promotion(kind, t
     assert started == ("preamble-good", 0)
     assert refused == ("preamble-good", 1)  # refused, the old model kept
     assert after == ("preamble-good", 0)
+
+
+def test_the_childs_live_counts_equal_counting_its_rows_here():
+    # a child counts its rows for leak.stats where they are Python lists; the counts must
+    # be what batch_stats gives for the same rows in the worker (ts aside: its own clock)
+    from datetime import UTC, datetime
+
+    from leakline.pipeline.live.stats import UNKNOWN_KEY, batch_stats
+
+    records = _records(300)
+    processor = ChildProcessor(CONFIG)
+
+    async def run():
+        await processor.start()
+        return await processor.process(records)
+
+    try:
+        result = asyncio.run(run())
+    finally:
+        processor.close()
+    assert result.stats is not None and len(result.rows) == 299
+    result.stats, child_stats = None, result.stats
+    here = batch_stats(result, CONFIG.worker_id, datetime.now(UTC))  # from the Arrow table
+    assert [(s.key, s.counts) for s in child_stats] == [(s.key, s.counts) for s in here]
+    # per event minute too; dead letters have no event time and sit at each side's own
+    # clock, which may be a minute apart
+    assert [s.minutes for s in child_stats if s.key != UNKNOWN_KEY] == [
+        s.minutes for s in here if s.key != UNKNOWN_KEY
+    ]
+    assert sum(s.counts["dead_lettered"] for s in child_stats) == 1
