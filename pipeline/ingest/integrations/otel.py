@@ -16,7 +16,7 @@ Reads what an OTel collector exports as OTLP/JSON (``ExportTraceServiceRequest``
    ``llm.output_messages.N.message.tool_calls.M.tool_call.function.name|arguments``,
    ``llm.model_name``, ``llm.provider``, ``llm.invocation_parameters``.
 
-The mapping table is in the integrations README. A span only becomes an event when
+The mapping table is in the docs site's integrations page (docs/integrations.md). A span only becomes an event when
 it carries output text: spans without message content (content capture off) say
 nothing about leaks and are skipped. Chunks are never available from spans, so
 chunk-level labels (``mixed_chunk``) cannot fire on these events.

@@ -1,7 +1,7 @@
 """The worker side of the dashboard: the windowed Faust table over ``leak.stats``, the
 newest-samples ring over ``leak.samples``, consumer lag for /metrics.
 
-Why these choices (see also dashboard-README):
+Why these choices (see also the live guide, docs/guide/live.md):
 
 - ``leak.stats`` has one partition (it carries one small record per version key per
   batch), so the table has one partition too and exactly one worker of a group owns
