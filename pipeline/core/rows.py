@@ -204,24 +204,13 @@ class RowBuilder:
         self.clean_text_rate = clean_text_rate
         # nothing is stored unredacted unless the caller passes Redactor.raw() on purpose
         self.redactor = redactor if redactor is not None else Redactor.default()
-        # rows as added; None for rows that came as columns (``from_columns``)
+        # rows as added; None for rows that came as a table (``from_table``)
         self._rows: list[tuple[Any, ...]] | None = []
         self._columns: dict[str, list[Any]] | None = None
         # rows that came as an Arrow table (``from_table``), until more are added
         self._table: pa.Table | None = None
         # the JSON of the last detector-versions dict seen: verdicts share one dict
         self._versions_json: tuple[dict[str, str], str] | None = None
-
-    @classmethod
-    def from_columns(
-        cls, worker_id: str, clean_text_rate: float, columns: dict[str, list[Any]]
-    ) -> RowBuilder:
-        """Rows built elsewhere (``leakline.pipeline.worker.offload``'s child process), ready for ``table()``."""
-        if list(columns) != SAMPLE_SCHEMA.names:
-            raise ValueError("columns do not match SAMPLE_SCHEMA")
-        built = cls(worker_id, clean_text_rate)
-        built._rows, built._columns = None, columns
-        return built
 
     @classmethod
     def from_table(cls, worker_id: str, clean_text_rate: float, table: pa.Table) -> RowBuilder:
@@ -339,7 +328,7 @@ class RowBuilder:
             _int_or_none(usage.get("reasoning_tokens")),
             _latency(event.get("latency_ms")),
         )
-        if self._rows is None:  # more rows after ``from_columns``/``from_table``: row form
+        if self._rows is None:  # more rows after ``from_table``: back to row form
             self._rows = [tuple(r) for r in zip(*self.columns.values(), strict=True)]
         self._rows.append(row)
         self._columns = self._table = None
