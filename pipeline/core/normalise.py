@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from leakline.detectors.exchange import Exchange, ResponseFormat, StreamFacts, ToolCall, Versions
+from leakline.pipeline.core.memo import remember
 from leakline.pipeline.core.redact import safe_label
 from leakline.pipeline.core.request_config import history, request_config
 
@@ -108,9 +109,7 @@ def versions_of(event: dict[str, Any]) -> Versions:
     if hit is None:
         hit = _versions(key)
         if sum(len(v) for v in key if isinstance(v, str)) <= _VERSIONS_MEMO_CHARS:
-            if len(_VERSIONS_MEMO) >= _VERSIONS_MEMO_ENTRIES:
-                _VERSIONS_MEMO.clear()
-            _VERSIONS_MEMO[key] = hit
+            remember(_VERSIONS_MEMO, key, hit, _VERSIONS_MEMO_ENTRIES)
     return hit
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.finding import Finding, evidence_snippet
+from leakline.pipeline.core.memo import remember
 
 __all__ = [
     "DEFAULT_RULES",
@@ -1012,9 +1013,7 @@ class Redactor:
         if _ELLIPSIS in out:
             out = _guard_cuts(out)
         if short:
-            if len(self._memo) >= _MEMO_ENTRIES:
-                self._memo.clear()
-            self._memo[text] = out
+            remember(self._memo, text, out, _MEMO_ENTRIES)
         return out
 
     def redact_value(self, value: Any, _depth: int = 0) -> Any:
@@ -1214,8 +1213,7 @@ def safe_label(value: str) -> str:
         return REDACTED_LABEL
     hit = _LABEL_MEMO.get(value)
     if hit is None:
-        hit = value if label_ok(value) else REDACTED_LABEL
-        if len(_LABEL_MEMO) >= _MEMO_ENTRIES:
-            _LABEL_MEMO.clear()
-        _LABEL_MEMO[value] = hit
+        hit = remember(
+            _LABEL_MEMO, value, value if label_ok(value) else REDACTED_LABEL, _MEMO_ENTRIES
+        )
     return hit

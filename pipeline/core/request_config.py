@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from leakline.detectors.exchange import Exchange, RequestConfig, Turn
+from leakline.pipeline.core.memo import remember
 
 DEFAULT = "default"  # the request did not say: the engine's default applies
 NO_TOOLS = "no_tools"
@@ -143,9 +144,7 @@ def request_config(api: str, request: dict[str, Any]) -> RequestConfig:
     if config is None:
         config = _config(key)
         if len(str(key[1])) + len(str(key[4])) <= 64:  # free-form strings: keep keys small
-            if len(_CONFIGS) >= _CONFIGS_ENTRIES:
-                _CONFIGS.clear()
-            _CONFIGS[key] = config
+            remember(_CONFIGS, key, config, _CONFIGS_ENTRIES)
     return config
 
 
@@ -173,10 +172,7 @@ def _turn(role: str, reasoning: str = "", tool_calls: int = 0, has_text: bool = 
     key = (role, tool_calls, has_text)
     turn = _TURNS.get(key)
     if turn is None:
-        turn = Turn(role, "", tool_calls, has_text)
-        if len(_TURNS) >= _TURNS_ENTRIES:
-            _TURNS.clear()
-        _TURNS[key] = turn
+        turn = remember(_TURNS, key, Turn(role, "", tool_calls, has_text), _TURNS_ENTRIES)
     return turn
 
 
