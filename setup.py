@@ -6,8 +6,9 @@
   ``leakline.client`` come from the ``leakline-client`` distribution in ``client/``, which
   this one depends on. Nothing else is installed at the top level of site-packages
   (``tests/packaging`` checks both wheels).
-- **The compiled build.** ``LEAKLINE_COMPILE=1`` compiles the detectors with mypyc
-  (``detectors/native.py``). Without the variable, or for an editable install (a stale
+- **The compiled build.** ``LEAKLINE_COMPILE=1`` compiles ``native.MODULES`` (the
+  detectors and the pipeline's per-event core) with mypyc (``detectors/native.py``).
+  Without the variable, or for an editable install (a stale
   extension module would shadow edits), the build is pure Python.
 """
 
@@ -55,11 +56,12 @@ def _compiled() -> dict[str, Any]:
     except ImportError:  # first pass: ask the build front-end for the compiler
         return {"setup_requires": ["mypy==2.4.1"]}
     native = runpy.run_path("detectors/native.py")
-    # mypyc names modules after their path, so it compiles a staged leakline/detectors copy
+    # mypyc names modules after their path, so it compiles a staged copy of
+    # leakline/detectors and leakline/pipeline
     staged = native["stage"](Path("build") / "mypyc-src")
     modules = [str(staged / m) for m in native["MODULES"]]
-    # the shared runtime library lands inside the namespace (leakline/detectors__mypyc.*.so),
-    # not at the top of site-packages under a hash name
+    # the shared runtime library of both lands inside the namespace
+    # (leakline/detectors__mypyc.*.so), not at the top of site-packages under a hash name
     args = ["--config-file", native["MYPY_CONFIG"], *modules]
     return {"ext_modules": mypycify(args, group_name="leakline.detectors")}
 

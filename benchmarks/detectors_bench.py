@@ -66,15 +66,17 @@ SLICE = 250
 Workload = Callable[[int, int], object]  # runs the events [lo, hi) of the mix
 
 
-def _timed_slices(workloads: dict[str, Workload], count: int, repeats: int) -> dict[str, Any]:
-    """Best and median events/s of each workload, timed slice by slice.
+def timed_slices(
+    workloads: dict[str, Workload], count: int, repeats: int, size: int = SLICE
+) -> dict[str, Any]:
+    """Best and median events/s of each workload, timed slice by slice (``size`` events).
 
     Every slice of the mix is run by each workload in turn, so load from other
     processes hits all of them alike. "best" adds up each slice's fastest run over the
     repeats (the least disturbed estimate of the cost); "median" is the median of whole
     passes, which shows the noise.
     """
-    bounds = [(lo, min(lo + SLICE, count)) for lo in range(0, count, SLICE)]
+    bounds = [(lo, min(lo + size, count)) for lo in range(0, count, size)]
     fastest = {name: [float("inf")] * len(bounds) for name in workloads}
     passes: dict[str, list[float]] = {name: [] for name in workloads}
     clock = time.perf_counter
@@ -122,7 +124,7 @@ def _detectors_only(exchanges: Sequence[Exchange]) -> Workload:
     return run
 
 
-def _parse_all(encoded: Sequence[bytes]) -> Workload:
+def parse_all(encoded: Sequence[bytes]) -> Workload:
     loads = orjson.loads
 
     def run(lo: int, hi: int) -> object:
@@ -144,7 +146,7 @@ def _per_detector(exchanges: Sequence[Exchange], repeats: int) -> dict[str, int]
             return None
 
         workloads[detector.id] = run
-    rates = _timed_slices(workloads, len(exchanges), repeats)
+    rates = timed_slices(workloads, len(exchanges), repeats)
     return {name: rate["best"] for name, rate in rates.items()}
 
 
@@ -159,11 +161,11 @@ def _label_mix(exchanges: Sequence[Exchange]) -> dict[str, int]:
 def measure(count: int, seed: int, repeats: int, mix: str = "demo") -> dict[str, Any]:
     exchanges, encoded = build_mix(count, seed, mix)
     _detect_all(exchanges)(0, count)  # warm caches (compiled validators, lru caches) once
-    rates = _timed_slices(
+    rates = timed_slices(
         {
             "run_detectors": _detect_all(exchanges),
             "detectors_only": _detectors_only(exchanges),
-            "baseline": _parse_all(encoded),
+            "baseline": parse_all(encoded),
         },
         count,
         repeats,
@@ -267,7 +269,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Python {platform.python_version()} {platform.machine()}, detectors: {here}")
         print("\n\n".join(_table(r) for r in builds[here].values()), flush=True)
     if args.build in ("compiled", "both") and here == "source":
-        builds["compiled"] = _compiled_run(argv if argv is not None else sys.argv[1:])
+        print("\nbuilding the compiled detectors (cached in build/native) ...", flush=True)
+        rest = argv if argv is not None else sys.argv[1:]
+        builds["compiled"] = compiled_run(Path(__file__), rest)["mixes"]
     if args.json:
         # the headline figure: detectors + diagnosis, best repeat, first mix, fastest build
         build = "compiled" if "compiled" in builds else "source"
@@ -285,21 +289,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _compiled_run(argv: Sequence[str]) -> dict[str, Any]:
-    """The same measurement in a child process that imports the mypyc-compiled detectors."""
+def compiled_run(script: Path, argv: Sequence[str]) -> dict[str, Any]:
+    """``script argv --build compiled --json FILE`` in a child process that imports the
+    mypyc-compiled build (``native.run_compiled``); the JSON it wrote."""
     import tempfile
 
-    print("\nbuilding the compiled detectors (cached in build/native) ...", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "compiled.json"
         rest = without_options(argv, ("--build", "--json"))
         code = native.run_compiled(
-            Path(__file__), [*rest, "--build", "compiled", "--json", str(out)],
-            REPO / "build" / "native",
-        )  # fmt: skip
+            script, [*rest, "--build", "compiled", "--json", str(out)], REPO / "build" / "native"
+        )
         if code != 0:
             raise SystemExit(f"the compiled run failed (exit {code})")
-        result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))["mixes"]
+        result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
         return result
 
 

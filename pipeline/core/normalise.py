@@ -253,26 +253,37 @@ def _chat_reasoning(message: dict[str, Any]) -> tuple[str, str]:
 
 def _read_chat(event: dict[str, Any], parts: _Parts) -> None:
     if "response" in event:
-        choice = _d(next(iter(_l(_d(event["response"]).get("choices"))), None))
-        message = _d(choice.get("message"))
-        parts.visible.append(_s(message.get("content")))
-        text, name = _chat_reasoning(message)
-        parts.add_reasoning(text, name)
-        for call in _l(message.get("tool_calls")):
-            fn = _d(_d(call).get("function"))
-            parts.tool_calls.append(
-                ToolCall(
-                    _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(_d(call).get("id"))
-                )
-            )
-        parts.finish = _opt(choice.get("finish_reason"))
-        return
+        _read_chat_response(_d(event["response"]), parts)
+    else:
+        _read_chat_chunks(event, parts)
 
+
+# The two shapes are read by two functions: a variable has one type per function in the
+# compiled build, so a ``choice`` that is a dict here would be checked as one wherever
+# the same name takes a raw chunk element (``{"choices": [null]}``) over there.
+def _read_chat_response(response: dict[str, Any], parts: _Parts) -> None:
+    choice = _d(next(iter(_l(response.get("choices"))), None))
+    message = _d(choice.get("message"))
+    parts.visible.append(_s(message.get("content")))
+    text, name = _chat_reasoning(message)
+    parts.add_reasoning(text, name)
+    for call in _l(message.get("tool_calls")):
+        fn = _d(_d(call).get("function"))
+        parts.tool_calls.append(
+            ToolCall(
+                _opt(fn.get("name")), _json_text(fn.get("arguments")), _opt(_d(call).get("id"))
+            )
+        )
+    parts.finish = _opt(choice.get("finish_reason"))
+
+
+def _read_chat_chunks(event: dict[str, Any], parts: _Parts) -> None:
     calls: dict[int, dict[str, Any]] = {}
     add_visible = parts.visible.append
     add_reasoning = parts.reasoning.append
     chunks = _l(event.get("chunks"))
     parts.chunk_count += len(chunks)
+    choice: Any  # a raw element of the chunk's list: anything JSON holds
     for index, chunk in enumerate(chunks):
         # _d/_l inlined: this loop runs once per streamed delta
         choices = chunk.get("choices") if isinstance(chunk, dict) else None

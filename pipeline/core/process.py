@@ -21,8 +21,9 @@ from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
 from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
 from leakline.pipeline.core.gc_pause import paused_gc
 from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.redact import Redactor, json_safe
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.rows import RowBuilder
 
 log = logging.getLogger("leakline.process")
 

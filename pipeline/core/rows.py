@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,6 +17,7 @@ import pyarrow as pa
 from leakline.detectors import Exchange, Finding, Verdict
 from leakline.detectors.structured_fields import slot_values
 from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.redact import Redactor, SafeText, json_safe, safe_label
 from leakline.pipeline.core.request_config import DIMENSION_COLUMNS, dimensions
 from leakline.pipeline.core.versions import VERSION_COLUMNS
@@ -120,15 +120,6 @@ _PLAIN_FIELDS = (
     "client",
     "remediation",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a record came from; offsets make redeliveries recognisable."""
-
-    topic: str
-    partition: int
-    offset: int
 
 
 def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:

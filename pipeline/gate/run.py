@@ -254,8 +254,8 @@ def _detect_and_store(
 ) -> list[Path]:
     """Label with the worker's own batch function and store the rows like a worker does
     (not for an interrupted run: a partial run must not become a baseline)."""
+    from leakline.pipeline.core.origin import Origin
     from leakline.pipeline.core.process import RawRecord, process_batch
-    from leakline.pipeline.core.rows import Origin
     from leakline.pipeline.store.database import init_store
     from leakline.pipeline.store.sink import ParquetSink
 

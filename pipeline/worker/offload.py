@@ -40,9 +40,10 @@ import pyarrow as pa
 
 from leakline.models.registry import ModelWatcher
 from leakline.pipeline.core.family_files import FamilyWatcher
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
 from leakline.pipeline.core.redact import Redactor
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.worker import payload_slots
 from leakline.pipeline.worker.payload_slots import Slot, SlotReader, SlotRef

@@ -12,7 +12,8 @@ from leakline_testkit import leakline, read_topic
 
 from leakline.detectors import run_detectors
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
 

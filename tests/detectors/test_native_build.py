@@ -1,12 +1,15 @@
-"""The mypyc-compiled detectors (detectors/native.py) behave exactly like the Python source.
+"""The mypyc-compiled build (detectors/native.py) behaves exactly like the Python source.
 
 The slow test builds the compiled copy (cached under build/native while the sources are
-unchanged), then runs the detector, corpus and regression suites against it in a
-subprocess, and compares verdicts on a simulated mix between the two builds.
+unchanged), then runs the detector, corpus and regression suites and the tests of the
+compiled pipeline modules (normalising, the contract, redaction, privacy, rows and their
+digests, hostile input) against it in a subprocess, and compares verdicts on a simulated
+mix between the two builds.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -34,11 +37,41 @@ for sim in simulate(int(sys.argv[1]), seed=5):
 """
 
 
+# the pipeline tests of what the build compiles (pipeline/core: normalise, redact,
+# request_config, rows), and of what crosses to and from the batch children
+_PIPELINE_TESTS = (
+    "pipeline/test_row_equivalence.py",
+    "pipeline/test_normalise.py",
+    "pipeline/test_contract.py",
+    "pipeline/test_request_config.py",
+    "pipeline/test_redact.py",
+    "pipeline/test_redaction_recall.py",
+    "pipeline/test_privacy.py",
+    "pipeline/test_rows.py",
+    "pipeline/test_reasoning_slots_column.py",
+    "pipeline/test_tags_store.py",
+    "pipeline/test_dead_letters.py",
+    "pipeline/test_offload.py",
+    "export/test_event_json.py",
+    "reliability/test_hostile_input.py",
+    "reliability/test_planted_secrets.py",
+)
+
+
 def test_the_build_under_test_is_the_one_expected():
     expected = os.environ.get(_EXPECT)
     if expected is None:
         pytest.skip("set by test_compiled_detectors_pass_the_suites")
-    assert native.compiled() == (expected == "1")
+    files = {name: importlib.import_module(name).__file__ or "" for name in native.module_names()}
+    assert len(files) == len(native.MODULES)
+    if expected == "1":
+        assert [name for name, file in files.items() if not file.endswith(".so")] == []
+    else:
+        assert [name for name, file in files.items() if not file.endswith(".py")] == []
+    assert native.compiled() == native.compiled("leakline.pipeline") == (expected == "1")
+    # pickled to and from the batch children: compiled frozen dataclasses cannot be unpickled
+    for name in ("leakline.pipeline.core.process", "leakline.pipeline.core.origin"):
+        assert (importlib.import_module(name).__file__ or "").endswith(".py"), name
 
 
 def _run(args: list[str], pythonpath: list[Path], tmp: Path, **env: str) -> str:
@@ -61,20 +94,19 @@ def test_compiled_detectors_pass_the_suites_and_match_the_source(tmp_path):
     built = native.build(REPO / "build" / "native")
     compiled_path = [built]
 
+    suite = [
+        sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        "--rootdir", str(REPO), "-c", str(REPO / "pyproject.toml"),
+        "-o", f"pythonpath={REPO / 'tests'}",
+    ]  # fmt: skip
     # every detector, corpus and regression test, against the compiled modules
-    _run(
-        [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-            "--rootdir", str(REPO), "-c", str(REPO / "pyproject.toml"),
-            "-o", f"pythonpath={REPO / 'tests'}",
-            str(REPO / "tests" / "detectors"),
-            str(REPO / "tests" / "corpus"),
-            str(REPO / "tests" / "regression"),
-        ],
-        compiled_path,
-        tmp_path,
-        **{_EXPECT: "1"},
-    )  # fmt: skip
+    tests = [REPO / "tests" / folder for folder in ("detectors", "corpus", "regression")]
+    _run([*suite, *map(str, tests)], compiled_path, tmp_path, **{_EXPECT: "1"})
+    # the compiled pipeline modules' tests (and this file's check of the build), in a run
+    # of their own: test modules import helpers from their folder's conftest, and one run
+    # sees one module named conftest
+    tests = [Path(__file__), *(REPO / "tests" / path for path in _PIPELINE_TESTS)]
+    _run([*suite, *map(str, tests)], compiled_path, tmp_path, **{_EXPECT: "1"})
 
     # the same verdicts, field for field, on a simulated mix of every deployment
     script = tmp_path / "verdicts.py"

@@ -14,7 +14,7 @@ from leakline_testkit import leakline
 
 from leakline.detectors import families as fam
 from leakline.pipeline.core import family_files as ff
-from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.worker.offload import BatchConfig, InlineProcessor
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -14,8 +14,8 @@ from leakline.detectors.classifier import DETECTOR_ID, OpeningClassifier
 from leakline.detectors.labels import Source
 from leakline.models.registry import SHIPPED_DIR, load_promoted
 from leakline.pipeline.core.offline import detect_stream
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.rows import Origin
 
 
 def _records(payloads: list[bytes]) -> list[RawRecord]:

@@ -13,7 +13,8 @@ from nb_store import NEW, OLD, UpgradeStore
 
 from leakline.pipeline.core.filters import Where
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.core.stats import wilson
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink

@@ -17,7 +17,8 @@ import pytest
 from leakline_testkit import verdict
 
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.store.compact import LOCK_NAME, compact, compaction_lock
 from leakline.pipeline.store.database import execute_retrying, init_store, query_rates, read_only
 from leakline.pipeline.store.layout import PLACEHOLDER_DAY, PLACEHOLDER_NAME, samples_root

@@ -18,8 +18,8 @@ from leakline_testkit import leakline
 
 from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import DeadLetter
-from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.worker.dead_letters import read_dead_letters, summarise
 from leakline.pipeline.worker.dlq import recorded_sources
 

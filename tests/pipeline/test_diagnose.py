@@ -17,7 +17,8 @@ from leakline.detectors import run_detectors
 from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.errors import StoreError
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.curation.diagnose import (
     Count,
     add_parser,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.process import RawRecord, process_batch
 
 
 def ev(api: str, request: dict | None = None, **body: object) -> dict:
@@ -521,3 +524,22 @@ def test_streamed_chat_reads_like_the_general_per_chunk_handling(chunks: list) -
     assert x.stream_facts.mixed_chunks == mixed
     assert x.raw_finish_reason == finish
     assert x.stream_facts.chunk_count == len(chunks)
+
+
+@pytest.mark.parametrize("element", [None, 3, "x", []], ids=["null", "int", "str", "list"])
+def test_a_streamed_choice_that_is_not_an_object_reads_as_empty_in_every_build(
+    element: object,
+) -> None:
+    # The compiled build (detectors/native.py) once checked every streamed choice as a dict,
+    # because the non-streamed branch of the same function held a dict under that name:
+    # ``{"choices": [null]}`` raised TypeError there, so the event became a dead letter,
+    # and a row in the Python source. tests/detectors/test_native_build.py runs this file
+    # against the compiled build too.
+    event = ev("chat.completions", chunks=[{"choices": [element]}, chat_chunk(content="Hi")])
+    x = normalise(event)
+    assert (x.visible_text, x.stream_facts.chunk_count) == ("Hi", 2)
+
+    record = RawRecord(None, orjson.dumps(event), Origin("gateway.events", 0, 0))
+    result = process_batch([record], worker_id="w", clean_text_rate=1.0, max_event_bytes=1 << 20)
+    assert result.dead_letters == []
+    assert result.rows.columns["visible_text"] == ["Hi"]

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 import orjson
 import pytest
 
-from leakline.pipeline.core.rows import Origin
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.worker import payload_slots
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor

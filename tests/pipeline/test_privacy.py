@@ -5,9 +5,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import RawRecord, process_batch
 from leakline.pipeline.core.redact import Redactor
-from leakline.pipeline.core.rows import Origin
 
 SECRET_TEXT = (
     "<think>The user jane.doe@example.com wants key sk-abcdefghijklmnopqrstuvwx1234 checked.</think>"

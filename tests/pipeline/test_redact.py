@@ -577,8 +577,8 @@ def test_json_safe_makes_anything_json_like_storable_without_redacting() -> None
 
 
 def _batch(content: str, **kw):
+    from leakline.pipeline.core.origin import Origin
     from leakline.pipeline.core.process import RawRecord, process_batch
-    from leakline.pipeline.core.rows import Origin
 
     payload = orjson.dumps(_event(content))
     return process_batch(

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 from leakline.detectors import run_detectors
 from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder, first_leak_chunk
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder, first_leak_chunk
 
 TOOLS = [
     {

@@ -12,7 +12,8 @@ from leakline_testkit import leakline, verdict
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.filters import Where, field_column, parse_pair
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink
 

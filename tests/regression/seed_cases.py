@@ -20,8 +20,8 @@ from pathlib import Path
 
 import orjson
 
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.store.database import init_store

@@ -22,7 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from leakline.pipeline.core.broker import free_port
 from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.rows import Origin, RowBuilder
+from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.layout import samples_root
 from leakline.pipeline.store.sink import ParquetSink

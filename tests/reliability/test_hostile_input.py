@@ -36,9 +36,9 @@ from leakline.pipeline.core.contract import (
     validate_event,
 )
 from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
 from leakline.pipeline.core.redact import Redactor, redact_exchange
-from leakline.pipeline.core.rows import Origin
 
 LIMIT = 4 * 1024 * 1024
 INTERNAL = "internal error"

@@ -25,8 +25,8 @@ import pytest
 from aiokafka import AIOKafkaProducer
 
 from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
-from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.live.stats import batch_stats
 from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
 

@@ -22,8 +22,8 @@ import orjson
 
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.contract import rejection_of
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.ingest.traffic import send_payloads
 from leakline.pipeline.live.stats import DIMS
 from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate

@@ -13,8 +13,8 @@ import aiohttp
 import orjson
 from aiohttp import web
 
+from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.rows import Origin
 from leakline.pipeline.core.stats import two_proportion
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
