@@ -82,6 +82,32 @@ def test_classifier_findings_are_added_with_source_and_version(model: OpeningCla
     assert samples["missed"]["classifier_version"] == model.version
 
 
+def test_an_event_the_classifier_makes_a_leak_is_stored_whole(model: OpeningClassifier) -> None:
+    # At a clean-text rate of 0 a batch lets go of a clean event right after detection and
+    # keeps the few fields its row reads; one the classifier then labels is decoded again
+    # and stored whole, exactly as when every event is kept.
+    payloads = [event("missed", MISSED, usage_note="x"), event("clean", CLEAN)]
+    everything = {r["event_id"]: r for r in _run(payloads, model).rows.table().to_pylist()}
+    result = process_batch(
+        _records(payloads),
+        worker_id="w",
+        clean_text_rate=0.0,
+        max_event_bytes=1 << 20,
+        now=datetime(2026, 1, 1, tzinfo=UTC),
+        classifier=model,
+    )
+    rows = {r["event_id"]: r for r in result.rows.table().to_pylist()}
+    assert rows["missed"]["labels"] == ["preamble"] and rows["missed"]["text_stored"]
+    assert rows["missed"]["event_json"] is not None
+    assert rows["missed"] == everything["missed"]
+    assert not rows["clean"]["text_stored"] and rows["clean"]["event_json"] is None
+    unstored = ("text_stored", "visible_text", "reasoning_text", "event_json")
+    for name, value in rows["clean"].items():
+        if name not in unstored:
+            assert value == everything["clean"][name], name
+    assert [orjson.loads(s.value)["event_id"] for s in result.samples] == ["missed"]
+
+
 def test_threshold_is_configurable(model: OpeningClassifier) -> None:
     payloads = [event("missed", MISSED), event("clean", CLEAN)]
     strict = _run(payloads, model, threshold=1.0).rows.table().to_pylist()
