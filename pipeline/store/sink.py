@@ -39,10 +39,17 @@ def ensure_placeholder(data_dir: Path) -> None:
         atomic_write(SAMPLE_SCHEMA.empty_table(), target)
 
 
-def atomic_write(table: pa.Table, target: Path) -> None:
+# Fresh parts live until compaction rewrites them with zstd (store/compact.py). zstd sets
+# up a compressor for every column chunk, 64 of them in each part file: parts written
+# with it cost the worker ~1.6x the CPU of lz4 ones, which are ~25 % larger
+# (benchmarks/sink_bench.py; issue 19).
+PART_COMPRESSION = "lz4"
+
+
+def atomic_write(table: pa.Table, target: Path, compression: str = "zstd") -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
+    pq.write_table(table, tmp, compression=compression)
     os.replace(tmp, target)
 
 
@@ -58,13 +65,17 @@ class ParquetSink:
         if table.num_rows == 0:
             return []
         days = pc.strftime(table["ts"], format="%Y-%m-%d")
-        table = table.append_column("_day", days)
         written = []
-        for day in pc.unique(days).to_pylist():
-            by_day = table.filter(pc.equal(table["_day"], day))
-            for partition in pc.unique(by_day["src_partition"]).to_pylist():
-                part = by_day.filter(pc.equal(by_day["src_partition"], partition)).drop_columns(
-                    ["_day"]
+        unique_days = pc.unique(days).to_pylist()
+        for day in unique_days:
+            # most batches hold one day: no copy of the whole table for nothing
+            by_day = table if len(unique_days) == 1 else table.filter(pc.equal(days, day))
+            partitions = pc.unique(by_day["src_partition"]).to_pylist()
+            for partition in partitions:
+                part = (
+                    by_day
+                    if len(partitions) == 1
+                    else by_day.filter(pc.equal(by_day["src_partition"], partition))
                 )
                 offsets = pc.min_max(part["src_offset"])
                 name = (
@@ -72,6 +83,6 @@ class ParquetSink:
                     f"-o{offsets['min'].as_py():012d}-{offsets['max'].as_py():012d}.parquet"
                 )
                 target = self.root / f"{PARTITION_KEY}={day}" / name
-                atomic_write(part, target)
+                atomic_write(part, target, PART_COMPRESSION)
                 written.append(target)
         return written

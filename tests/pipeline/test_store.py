@@ -103,6 +103,31 @@ def test_redelivered_events_count_once(store: Path) -> None:
     assert view == [(3, 1)]
 
 
+def test_a_batch_is_split_into_one_lz4_part_per_day_and_partition(store: Path) -> None:
+    rows = RowBuilder("w1", clean_text_rate=0.0)
+    spread = [  # (day, partition) of each event, interleaved as a fetch would mix them
+        ("2026-11-01", 0), ("2026-11-02", 1), ("2026-11-01", 1), ("2026-11-02", 0),
+        ("2026-11-01", 0), ("2026-11-01", 1),
+    ]  # fmt: skip
+    for n, (day, partition) in enumerate(spread):
+        e = event(n, "v1", f"{day}T10:00:00Z")
+        rows.add(e, normalise(e), verdict(e["event_id"], []), Origin("t", partition, 10 + n), NOW)
+    written = ParquetSink(store).write(rows.table())
+    found = {}
+    for path in written:
+        table = pq.read_table(path)
+        found[(path.parent.name, path.name)] = sorted(table["event_id"].to_pylist())
+        # fresh parts trade size for the worker's CPU; compaction rewrites them with zstd
+        assert pq.ParquetFile(path).metadata.row_group(0).column(0).compression == "LZ4"
+        assert table.schema.names == SAMPLE_SCHEMA.names
+    assert found == {
+        ("day=2026-11-01", "part-t-p0000-o000000000010-000000000014.parquet"): ["e0", "e4"],
+        ("day=2026-11-01", "part-t-p0001-o000000000012-000000000015.parquet"): ["e2", "e5"],
+        ("day=2026-11-02", "part-t-p0001-o000000000011-000000000011.parquet"): ["e1"],
+        ("day=2026-11-02", "part-t-p0000-o000000000013-000000000013.parquet"): ["e3"],
+    }
+
+
 def test_same_batch_rewritten_replaces_the_file(store: Path) -> None:
     sink = ParquetSink(store)
     write_events(sink, [(1, "v1", [])])
