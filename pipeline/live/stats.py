@@ -153,11 +153,16 @@ def batch_stats(result: BatchResult, worker_id: str, now: datetime) -> list[Stat
     now_s = now.timestamp()
     per_key: dict[str, Counts] = {}
     per_minute: dict[str, dict[float, Counts]] = {}
-    for i in range(len(result.rows)):
-        key = version_key({name: cols[name][i] for name in DIMS})
-        leaking, labels = cols["leaking"][i], cols["labels"][i]
+    # a batch holds few version sets: each one's key is built once (issue 19)
+    keys: dict[tuple[Any, ...], str] = {}
+    dims_of_rows = zip(*(cols[name] for name in DIMS), strict=True)
+    rows = zip(dims_of_rows, cols["leaking"], cols["labels"], cols["ts"], strict=True)
+    for dims, leaking, labels, ts in rows:
+        key = keys.get(dims)
+        if key is None:
+            key = keys[dims] = version_key(dict(zip(DIMS, dims, strict=True)))
         _count_row(per_key.setdefault(key, empty_counts()), leaking, labels)
-        minute = event_minute(cols["ts"][i], now_s)
+        minute = event_minute(ts, now_s)
         if minute is not None:
             slot = per_minute.setdefault(key, {})
             _count_row(slot.setdefault(minute, empty_counts()), leaking, labels)
