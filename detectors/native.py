@@ -44,7 +44,8 @@ MYPY_CONFIG = str(PACKAGE_DIR / "mypy-native.ini")
 # (numpy does the work there) and this module. From the pipeline only the per-event
 # core that gains from it (docs/design/compiled-build.md): process.py stays Python (its
 # frozen slotted dataclasses cross to and from the batch children by pickle, which
-# compiled frozen classes refuse), and so does Origin (pipeline/core/origin.py);
+# compiled frozen classes refuse), and so does Origin (pipeline/core/origin.py), which
+# crosses with them;
 # contract.py and memo.py would gain nothing measurable (orjson and leakline.client do
 # the decoding; memo.remember runs on misses only).
 MODULES: tuple[str, ...] = (
