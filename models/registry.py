@@ -201,9 +201,33 @@ class ModelWatcher:
             fresh = load_promoted(self.models_dir) if self.models_dir is not None else None
         except ArtifactError as exc:
             self.refusals += 1
-            log.error("refused the newly promoted classifier, keeping %s: %s", self.version, exc)
-            return self.model
+            fresh = self._last_good()
+            kept = fresh.version if fresh is not None else self.version
+            log.error("refused the newly promoted classifier, keeping %s: %s", kept, exc)
         if fresh is not None and (self.model is None or fresh.sha256 != self.model.sha256):
             log.info("classifier reloaded: %s -> %s", self.version, fresh.version)
             self.model = fresh
         return self.model
+
+    def _last_good(self) -> OpeningClassifier | None:
+        """The newest promotion in the registry's history that still loads, if any.
+
+        Each batch process follows the registry on its own, so one that took no batch
+        between a good promotion and a refused one would otherwise keep an older model
+        than its siblings. Falling back to the last good promotion keeps them on one."""
+        if self.models_dir is None:
+            return None
+        try:
+            history = read_registry(self.models_dir).get("history")
+        except ArtifactError:
+            return None
+        for entry in reversed(history if isinstance(history, list) else []):
+            if not isinstance(entry, dict):
+                continue
+            if self.model is not None and entry.get("sha256") == self.model.sha256:
+                return self.model  # what it runs is the newest good one: nothing to load
+            try:
+                return load_version(self.models_dir, str(entry["version"]), str(entry["sha256"]))
+            except (ArtifactError, KeyError):
+                continue
+        return None
