@@ -68,7 +68,7 @@ class ParquetSink:
         written = []
         unique_days = pc.unique(days).to_pylist()
         for day in unique_days:
-            # most batches hold one day: no copy of the whole table for nothing
+            # most batches hold one day: then the table is used as it is, not copied
             by_day = table if len(unique_days) == 1 else table.filter(pc.equal(days, day))
             partitions = pc.unique(by_day["src_partition"]).to_pylist()
             for partition in partitions:
