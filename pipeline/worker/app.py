@@ -434,7 +434,9 @@ def prepare(settings: Settings, loop: asyncio.AbstractEventLoop) -> list[Quarant
 
 class RepeatLimiter(logging.Filter):
     """Lets one record per (logger, message) through per window: during a broker outage
-    the Kafka client logs every reconnect attempt, about a hundred lines a second."""
+    the Kafka client logs every reconnect attempt, about a hundred lines a second. The
+    next record let through says how many were held back, and that those were the
+    client's retries, so an outage reads as retrying, not as a stream of failures."""
 
     def __init__(self, window: float = 10.0) -> None:
         super().__init__()
@@ -450,7 +452,7 @@ class RepeatLimiter(logging.Filter):
             return False
         self.seen[key] = (now, 0)
         if suppressed:
-            record.msg = f"{record.msg} [{suppressed} similar suppressed]"
+            record.msg = f"{record.msg} [{suppressed} similar suppressed: the client is retrying]"
         return True
 
 
