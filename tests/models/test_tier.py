@@ -29,11 +29,16 @@ def model() -> OpeningClassifier:
     return loaded
 
 
-def _run(payloads: list[bytes], model: OpeningClassifier | None, threshold: float | None = None):  # type: ignore[no-untyped-def]
+def _run(  # type: ignore[no-untyped-def]
+    payloads: list[bytes],
+    model: OpeningClassifier | None,
+    threshold: float | None = None,
+    clean_text_rate: float = 1.0,
+):
     return process_batch(
         _records(payloads),
         worker_id="w",
-        clean_text_rate=1.0,
+        clean_text_rate=clean_text_rate,
         max_event_bytes=1 << 20,
         now=datetime(2026, 1, 1, tzinfo=UTC),
         classifier=model,
@@ -88,14 +93,7 @@ def test_an_event_the_classifier_makes_a_leak_is_stored_whole(model: OpeningClas
     # and stored whole, exactly as when every event is kept.
     payloads = [event("missed", MISSED, usage_note="x"), event("clean", CLEAN)]
     everything = {r["event_id"]: r for r in _run(payloads, model).rows.table().to_pylist()}
-    result = process_batch(
-        _records(payloads),
-        worker_id="w",
-        clean_text_rate=0.0,
-        max_event_bytes=1 << 20,
-        now=datetime(2026, 1, 1, tzinfo=UTC),
-        classifier=model,
-    )
+    result = _run(payloads, model, clean_text_rate=0.0)
     rows = {r["event_id"]: r for r in result.rows.table().to_pylist()}
     assert rows["missed"]["labels"] == ["preamble"] and rows["missed"]["text_stored"]
     assert rows["missed"]["event_json"] is not None
