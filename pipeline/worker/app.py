@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import gc
 import logging
 import os
 import time
@@ -32,6 +31,7 @@ from leakline.pipeline.core import failpoints
 from leakline.pipeline.core.config import MAX_RECORD_BYTES, KafkaSecurity, Settings
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.family_files import families_path
+from leakline.pipeline.core.gc_pause import settle_long_running
 from leakline.pipeline.core.kafka_io import ensure_topics, resolve_idempotence, ssl_context
 from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord
@@ -369,9 +369,9 @@ def build_app(
         )
         await processor.start()
         # everything made at start-up (Faust, aiokafka, pyarrow, the registry) lives as
-        # long as the worker: out of the collector's sight, full collections stop
-        # walking it every few thousand allocations (issue 19)
-        gc.freeze()
+        # long as the worker: out of the collector's sight, and young collections rarer
+        # (pipeline/core/gc_pause.py; issue 19)
+        settle_long_running()
         metrics.observe_model(processor.model_version, processor.take_refusals())
         await failpoints.pause("before_ready")  # tests: hold the worker not ready
         # tests and operators wait on this line (and /readyz): batch processes exist now

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import multiprocessing
 import os
@@ -40,6 +39,7 @@ import pyarrow as pa
 
 from leakline.models.registry import ModelWatcher
 from leakline.pipeline.core.family_files import FamilyWatcher
+from leakline.pipeline.core.gc_pause import BatchCollector
 from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
 from leakline.pipeline.core.redact import Redactor
@@ -111,9 +111,10 @@ def _start(config: BatchConfig, parent: int) -> None:
     _child["slots"] = SlotReader()
     # the worker's pid comes from the worker: it may be gone before this line runs
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-    # the detectors, rules and classifier live as long as the child: keep full
-    # collections from walking them after every batch (issue 19)
-    gc.freeze()
+    # the detectors, rules and classifier live as long as the child: frozen out of the
+    # collector's sight, which then runs between batches only (issue 19)
+    _child["collector"] = BatchCollector()
+    _child["collector"].start()
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -147,10 +148,12 @@ def _run(
 
 
 def _process(packed: Packed) -> Processed:
+    _child["collector"].between_batches()  # the previous batch is gone by now
     return _process_records([RawRecord(k, v, Origin(t, p, o)) for k, v, t, p, o in packed])
 
 
 def _process_slot(ref: SlotRef, meta: Meta) -> Processed:
+    _child["collector"].between_batches()  # the previous batch is gone by now
     values = _child["slots"].read(ref)
     records = [
         RawRecord(k, v, Origin(t, p, o)) for (k, t, p, o), v in zip(meta, values, strict=True)
