@@ -104,7 +104,7 @@ def _verdict(
     """``Verdict(...)`` built through its slots (see ``finding.slot_setters``): once per event."""
     if _VERDICT_SETTERS is None:
         return Verdict(event_id, labels, findings, versions)
-    made = object.__new__(Verdict)
+    made = Verdict.__new__(Verdict)
     s0, s1, s2, s3 = _VERDICT_SETTERS
     s0(made, event_id)
     s1(made, labels)

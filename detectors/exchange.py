@@ -7,8 +7,10 @@ the raw API shapes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from leakline.detectors.finding import slot_setters
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +140,62 @@ class Exchange:
     @property
     def thinking_requested(self) -> bool:
         return self.config.thinking == "on"
+
+
+_EXCHANGE_SETTERS = slot_setters(Exchange, tuple(f.name for f in fields(Exchange)))
+
+
+def new_exchange(
+    event_id: str,
+    api: str,
+    stream: bool,
+    visible_text: str,
+    reasoning_text: str,
+    reasoning_field: str | None,
+    tool_calls: tuple[ToolCall, ...],
+    declared_tools: dict[str, dict[str, Any] | None],
+    response_format: ResponseFormat | None,
+    finish_reason: str | None,
+    raw_finish_reason: str | None,
+    commentary_text: str,
+    renders_phases: bool | None,
+    client_reasoning_field: str | None,
+    request_key: str | None,
+    stop: tuple[str, ...],
+    stream_facts: StreamFacts,
+    versions: Versions,
+    prompt_text: str,
+    config: RequestConfig,
+    history: tuple[Turn, ...],
+) -> Exchange:
+    """``Exchange(...)`` with every field given in order, built through its slots
+    (``finding.slot_setters``): once per event, where the constructor cost ~2.5 µs."""
+    values = (
+        event_id,
+        api,
+        stream,
+        visible_text,
+        reasoning_text,
+        reasoning_field,
+        tool_calls,
+        declared_tools,
+        response_format,
+        finish_reason,
+        raw_finish_reason,
+        commentary_text,
+        renders_phases,
+        client_reasoning_field,
+        request_key,
+        stop,
+        stream_facts,
+        versions,
+        prompt_text,
+        config,
+        history,
+    )
+    if _EXCHANGE_SETTERS is None:
+        return Exchange(*values)
+    made = Exchange.__new__(Exchange)
+    for setter, value in zip(_EXCHANGE_SETTERS, values, strict=True):
+        setter(made, value)
+    return made

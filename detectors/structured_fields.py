@@ -223,7 +223,7 @@ def _field(path: str, name: str, text: str, schema: dict[str, Any] | None) -> Fi
     """``Field(...)`` through its slots (see ``finding.slot_setters``): once per string."""
     if _FIELD_SETTERS is None:
         return Field(path, name, text, schema)
-    made = object.__new__(Field)
+    made = Field.__new__(Field)
     s0, s1, s2, s3 = _FIELD_SETTERS
     s0(made, path)
     s1(made, name)
