@@ -7,7 +7,7 @@ the raw API shapes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from leakline.detectors.finding import slot_setters
@@ -142,7 +142,32 @@ class Exchange:
         return self.config.thinking == "on"
 
 
-_EXCHANGE_SETTERS = slot_setters(Exchange, tuple(f.name for f in fields(Exchange)))
+# new_exchange's parameters, in order: when Exchange's fields no longer match, slot_setters
+# says so (None) and new_exchange falls back to the constructor
+EXCHANGE_FIELDS = (
+    "event_id",
+    "api",
+    "stream",
+    "visible_text",
+    "reasoning_text",
+    "reasoning_field",
+    "tool_calls",
+    "declared_tools",
+    "response_format",
+    "finish_reason",
+    "raw_finish_reason",
+    "commentary_text",
+    "renders_phases",
+    "client_reasoning_field",
+    "request_key",
+    "stop",
+    "stream_facts",
+    "versions",
+    "prompt_text",
+    "config",
+    "history",
+)
+_EXCHANGE_SETTERS = slot_setters(Exchange, EXCHANGE_FIELDS)
 
 
 def new_exchange(

@@ -35,14 +35,20 @@ def _point_registry_at(models_dir: Path, version: str, sha: str) -> None:
     (models_dir / REGISTRY).write_bytes(orjson.dumps(doc))
 
 
-def test_watcher_swaps_in_a_promoted_model_and_refuses_a_tampered_one(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def _watching(tmp_path: Path) -> tuple[Path, Clock, ModelWatcher, str]:
+    """An empty models dir, a manual clock, a watcher checking every 2 s, and the shipped
+    model's version (what the watcher runs until something is promoted)."""
     models = tmp_path / "models"
     models.mkdir()
     clock = Clock()
     watcher = ModelWatcher(models, check_every_s=2.0, clock=clock)
-    shipped = read_registry(SHIPPED_DIR)["promoted"]["version"]
+    return models, clock, watcher, read_registry(SHIPPED_DIR)["promoted"]["version"]
+
+
+def test_watcher_swaps_in_a_promoted_model_and_refuses_a_tampered_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    models, clock, watcher, shipped = _watching(tmp_path)
     assert watcher.version == shipped  # nothing promoted here yet: the shipped model
 
     make_variant(models, "preamble-v2")
@@ -70,11 +76,7 @@ def test_a_watcher_that_missed_a_good_promotion_refuses_the_next_onto_it(
     # A batch process that took no batch between a good promotion and a tampered one
     # lands on the last good promotion, like its siblings that saw both, not on the
     # model it had before (the shipped one here).
-    models = tmp_path / "models"
-    models.mkdir()
-    clock = Clock()
-    watcher = ModelWatcher(models, check_every_s=2.0, clock=clock)
-    shipped = read_registry(SHIPPED_DIR)["promoted"]["version"]
+    models, clock, watcher, shipped = _watching(tmp_path)
     assert watcher.version == shipped
     make_variant(models, "preamble-v2")
     promote(models, "preamble-v2")
