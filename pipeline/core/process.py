@@ -119,18 +119,13 @@ _ROW_FIELDS = ("ts", "remediation", "tags", "usage", "latency_ms")
 _HELD_ONLY = "\x00leakline.held"
 
 
-def _held(
-    event: dict[str, Any], exchange: Exchange, verdict: Verdict, clean_text_rate: float
-) -> dict[str, Any]:
-    """What of a decoded event waits for the batch's classifier.
-
-    The whole event only when its row may store it (a leak, or a clean row sampled by
-    ``keep_text``); otherwise the few fields a row reads. Letting the rest go right after
-    detection keeps the batch's working set small: holding all 2000 decoded events took
-    twice the decoding's CPU (cold memory and caches; issue 19). An event the classifier
-    turns into a leak is decoded again from its bytes."""
-    if verdict.leaking or keep_text(exchange.event_id, False, clean_text_rate):
-        return event
+def _held(event: dict[str, Any]) -> dict[str, Any]:
+    """What of a decoded event waits for the batch's classifier when its row will not
+    store it (a clean row that ``keep_text`` does not sample): the few fields a row
+    reads. Letting the rest go right after detection keeps the batch's working set
+    small: holding all 2000 decoded events took twice the decoding's CPU (cold memory
+    and caches; issue 19). An event the classifier turns into a leak is decoded again
+    from its bytes."""
     held = {name: event[name] for name in _ROW_FIELDS if name in event}
     held[_HELD_ONLY] = True
     return held
@@ -158,13 +153,19 @@ def process_batch(
     """
     now = now or datetime.now(UTC)
     result = BatchResult(RowBuilder(worker_id, clean_text_rate, redactor))
-    decoded: list[tuple[RawRecord, dict[str, Any], Exchange, Verdict]] = []
+    # (record, event or what is held of it, exchange, verdict, keep_text's decision
+    # for the row if clean, made once here; None when the rules found a leak)
+    decoded: list[tuple[RawRecord, dict[str, Any], Exchange, Verdict, bool | None]] = []
     for record in records:
         try:
             event = decode_event(record.value, max_event_bytes)
             exchange = normalise(event)
             verdict = run_detectors(exchange, detectors)
-            event = _held(event, exchange, verdict, clean_text_rate)
+            clean_keep = (
+                None if verdict.leaking else keep_text(exchange.event_id, False, clean_text_rate)
+            )
+            if clean_keep is False:
+                event = _held(event)
         except ContractError as exc:
             # too large to dead-letter whole (a record near the Kafka limit): a reference
             dead = DeadLetter(record.key, record.value, exc.reason, record.origin)
@@ -174,7 +175,7 @@ def process_batch(
             reason = f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}"[:500]
             result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
             continue
-        decoded.append((record, event, exchange, verdict))
+        decoded.append((record, event, exchange, verdict, clean_keep))
     version = classifier.version if classifier is not None else None
     if classifier is not None and decoded:
         try:
@@ -182,11 +183,13 @@ def process_batch(
         except Exception:  # a broken model must not stop the stream: rows keep rule verdicts
             log.exception("classifier %s failed on a batch; skipped", version)
             verdicts, version = [d[3] for d in decoded], None
-        decoded = [(r, e, x, v) for (r, e, x, _), v in zip(decoded, verdicts, strict=True)]
-    for record, event, exchange, verdict in decoded:
+        decoded = [(r, e, x, v, k) for (r, e, x, _, k), v in zip(decoded, verdicts, strict=True)]
+    for record, event, exchange, verdict, clean_keep in decoded:
         if verdict.leaking and _HELD_ONLY in event:  # the classifier made it a leak: stored whole
             event = decode_event(record.value, max_event_bytes)
-        safe = result.rows.add(event, exchange, verdict, record.origin, now, version)
+        safe = result.rows.add(
+            event, exchange, verdict, record.origin, now, version, clean_keep=clean_keep
+        )
         if verdict.leaking and safe is not None:
             v = exchange.versions
             result.samples.append(

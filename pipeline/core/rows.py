@@ -129,8 +129,33 @@ def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
         return True
     if clean_rate <= 0:
         return False
-    digest = hashlib.blake2b(event_id.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") / 2**64 < clean_rate
+    below = _KEEP_BELOW.get(clean_rate)
+    if below is None:
+        below = _KEEP_BELOW[clean_rate] = _keep_below(clean_rate)
+    # big-endian bytes of one length compare as the integers they spell
+    return hashlib.blake2b(event_id.encode(), digest_size=8).digest() < below
+
+
+# clean_rate -> _keep_below(clean_rate); a worker has one rate
+_KEEP_BELOW: dict[float, bytes] = {}
+
+
+def _keep_below(clean_rate: float) -> bytes:
+    """The 8-byte hash values that keep their text are those below this one.
+
+    The rule is ``int(digest) / 2**64 < clean_rate`` (a float division); it holds
+    for every value below a threshold, found here once by bisection with that very
+    expression, so the decisions are the same bit for bit. The per-row float
+    division of a 64-bit integer cost more than the hash (issue 19)."""
+    lo, hi = 0, 2**64
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if mid / 2**64 < clean_rate:
+            lo = mid + 1
+        else:
+            hi = mid
+    # a rate above every value keeps all: nine bytes compare above any eight
+    return lo.to_bytes(8, "big") if lo < 2**64 else b"\xff" * 9
 
 
 def findings_to_json(findings: Sequence[Finding]) -> str:
@@ -250,12 +275,21 @@ class RowBuilder:
         origin: Origin,
         now: datetime,
         classifier_version: str | None = None,
+        clean_keep: bool | None = None,
     ) -> SafeText | None:
-        """Add one row. Returns the redacted text and findings that were stored, if any."""
+        """Add one row. Returns the redacted text and findings that were stored, if any.
+
+        ``clean_keep``: ``keep_text(event_id, False, clean_text_rate)`` when the caller
+        has it already (``process_batch`` decides it right after detection)."""
         versions = exchange.versions
         rem = _remediation(event)
         findings = verdict.findings
-        stored = keep_text(exchange.event_id, verdict.leaking, self.clean_text_rate)
+        if verdict.leaking:
+            stored = True
+        elif clean_keep is None:
+            stored = keep_text(exchange.event_id, False, self.clean_text_rate)
+        else:
+            stored = clean_keep
         # findings carry evidence snippets, so they are redacted whenever there are any
         redact = stored or bool(findings)
         safe = self.redactor.redact_exchange(exchange, findings) if redact else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from leakline_testkit import verdict
 from leakline.pipeline.core.errors import StoreError
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import SAMPLE_SCHEMA, RowBuilder, keep_text
+from leakline.pipeline.core.rows import SAMPLE_SCHEMA, RowBuilder, _keep_below, keep_text
 from leakline.pipeline.store.database import RateFilter, db_path, init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink
 
@@ -197,6 +198,21 @@ def test_text_kept_for_leaks_and_a_stable_sample_of_clean() -> None:
     decisions = [keep_text(f"id{i}", leaking=False, clean_rate=0.1) for i in range(5000)]
     assert 350 < sum(decisions) < 650
     assert decisions == [keep_text(f"id{i}", leaking=False, clean_rate=0.1) for i in range(5000)]
+
+
+@pytest.mark.parametrize("rate", [1e-12, 0.05, 0.1, 1 / 3, 0.5, 0.999999, 1.0, 1.5])
+def test_text_sampling_matches_the_float_rule(rate: float) -> None:
+    # keep_text compares the hash's bytes with a threshold found once per rate; the rule
+    # it must reproduce is the float division below, at the threshold's edges too
+    def rule(value: int) -> bool:
+        return value / 2**64 < rate
+
+    ids = [f"evt-{i}" for i in range(3000)]
+    digests = [int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big") for i in ids]
+    assert [keep_text(i, False, rate) for i in ids] == [rule(d) for d in digests]
+    below = int.from_bytes(_keep_below(rate)[:8], "big") if rate <= 1.0 else 2**64
+    edges = [v for v in (below - 2, below - 1, below, below + 1) if 0 <= v < 2**64]
+    assert [v.to_bytes(8, "big") < _keep_below(rate) for v in edges] == [rule(v) for v in edges]
 
 
 def test_init_store_is_repeatable(store: Path) -> None:
