@@ -208,7 +208,9 @@ def test_text_sampling_matches_the_float_rule(rate: float) -> None:
         return value / 2**64 < rate
 
     ids = [f"evt-{i}" for i in range(3000)]
-    digests = [int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big") for i in ids]
+    digests = [
+        int.from_bytes(hashlib.blake2b(i.encode(), digest_size=8).digest(), "big") for i in ids
+    ]
     assert [keep_text(i, False, rate) for i in ids] == [rule(d) for d in digests]
     below = int.from_bytes(_keep_below(rate)[:8], "big") if rate <= 1.0 else 2**64
     edges = [v for v in (below - 2, below - 1, below, below + 1) if 0 <= v < 2**64]
