@@ -19,6 +19,13 @@ row left out: the generic layer alone, the strictest zero-day measurement.
     .venv/bin/python benchmarks/lofo.py --out lofo.json --markdown lofo.md
     .venv/bin/python benchmarks/lofo.py --families qwen3,kimi_k2 --generic-only
 
+``--probes`` adds a measurement that needs no corpus case, so it covers the rows that have
+none: each row's own literals written into short answers (en/ko/zh), a reasoning span
+between its start and end delimiters, its end delimiter alone after reasoning, and each of
+its boundary tokens after an answer. The labels the detectors give a probe *with* the row
+are the reference; recall is the share of them the detectors still give with the row left
+out. Tool-call markup is not probed (a row names its syntax by pattern, not by example).
+
 Targets (issue 14): zero-day recall >= 0.90 for boundary_token and tool_call_as_text,
 >= 0.80 for delimited reasoning_leak; clean false positives <= 0.5 %. Figures are
 printed with their targets, never judged: the exit status is 0 whenever it ran.
@@ -35,7 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from leakline.detectors import Exchange, run_detectors
-from leakline.detectors.families import active_families, families_excluding, named_for
+from leakline.detectors.families import (
+    ModelFamily,
+    active_families,
+    families_excluding,
+    named_for,
+)
 from leakline.pipeline.core.normalise import normalise
 
 REPO = Path(__file__).resolve().parents[1]
@@ -268,6 +280,135 @@ def markdown(results: Sequence[Result]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ------------------------------------------------------------------ row probes
+
+# (reasoning, answer) per language: the text around a row's literals in its probes
+PROBE_TEXTS = (
+    (
+        "The user wants the boiling point of water at sea level. It is 100 degrees "
+        "Celsius; I will say so briefly.",
+        "Water boils at 100 °C at sea level.",
+    ),
+    (
+        "사용자가 해수면에서 물의 끓는점을 묻고 있다. 섭씨 100도이니 짧게 답하면 된다.",
+        "해수면에서 물은 섭씨 100도에서 끓습니다.",
+    ),
+    ("用户问海平面上水的沸点。答案是摄氏一百度，简短回答即可。", "在海平面上，水在100摄氏度沸腾。"),
+)
+# at most this many literals of each kind per row: the rest are spellings of the same idea
+PROBES_PER_KIND = 2
+
+
+@dataclass(frozen=True)
+class Probe:
+    row: str
+    kind: str  # "delimited", "end only", "token"
+    literal: str
+    text: str
+
+
+def row_probes(row: ModelFamily) -> list[Probe]:
+    """Short answers that show ``row``'s own literals, in each language of PROBE_TEXTS."""
+    shapes: list[tuple[str, str, str]] = []  # (kind, literal, template with {r} and {a})
+    ends = row.reasoning_end or ("",)
+    for i, start in enumerate(row.reasoning_start[:PROBES_PER_KIND]):
+        end = ends[min(i, len(ends) - 1)]  # the rows list paired spellings in the same order
+        shapes.append(("delimited", start, f"{start}{{r}}{end}\n\n{{a}}"))
+    for closer in row.reasoning_end[:PROBES_PER_KIND]:
+        shapes.append(("end only", closer, f"{{r}}{closer}\n\n{{a}}"))
+    for token in row.boundary_tokens[:PROBES_PER_KIND]:
+        shapes.append(("token", token, f"{{a}}{token}"))
+    return [
+        Probe(row.name, kind, literal, template.format(r=reasoning, a=answer))
+        for kind, literal, template in shapes
+        for reasoning, answer in PROBE_TEXTS
+    ]
+
+
+def probe_exchange(probe: Probe, index: int) -> Exchange:
+    """A non-streamed chat answer from a model no row names, without parsers."""
+    event = {
+        "event_id": f"probe-{index}",
+        "api": "chat.completions",
+        "stream": False,
+        "request": {
+            "model": "example/unlisted-model",
+            "messages": [{"role": "user", "content": "At what temperature does water boil?"}],
+        },
+        "model": {"name": "example/unlisted-model"},
+        "response": {
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": probe.text},
+                    "finish_reason": "stop",
+                }
+            ]
+        },
+    }
+    return normalise(event)
+
+
+@dataclass
+class ProbeResult:
+    name: str
+    probes: int = 0
+    reference: int = 0  # labels the detectors gave the probes with the row
+    recovered: int = 0  # of those, the labels they still gave without it
+    missed: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float | None:
+        return self.recovered / self.reference if self.reference else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "probes": self.probes,
+            "reference_labels": self.reference,
+            "recovered_labels": self.recovered,
+            "recall": self.recall,
+            "missed": self.missed,
+        }
+
+
+def run_probes(families: Sequence[str] | None = None) -> list[ProbeResult]:
+    """Each chosen row's probes, with the row and then with it left out."""
+    results = []
+    for row in active_families():
+        if families and row.name not in families:
+            continue
+        probes = row_probes(row)
+        exchanges = [probe_exchange(p, i) for i, p in enumerate(probes)]
+        with_row = [frozenset(run_detectors(x).labels) for x in exchanges]
+        with families_excluding([row.name]):
+            without = [frozenset(run_detectors(x).labels) for x in exchanges]
+        result = ProbeResult(row.name, probes=len(probes))
+        for probe, ref, got in zip(probes, with_row, without, strict=True):
+            result.reference += len(ref)
+            result.recovered += len(ref & got)
+            if ref - got:
+                result.missed.append(
+                    {"kind": probe.kind, "literal": probe.literal, "labels": sorted(ref - got)}
+                )
+        results.append(result)
+    return results
+
+
+def probe_table(results: Sequence[ProbeResult]) -> str:
+    lines = [f"{'row probes':<18}{'probes':>7}  {'labels recovered without the row':<34}missed"]
+    for r in results:
+        cell = "—" if r.recall is None else f"{r.recall:.2f} ({r.recovered}/{r.reference})"
+        missed = sorted({f"{m['kind']} {m['literal']}" for m in r.missed})
+        lines.append(f"{r.name:<18}{r.probes:>7}  {cell:<34}{'; '.join(missed)}")
+    reference = sum(r.reference for r in results)
+    recovered = sum(r.recovered for r in results)
+    if reference:
+        lines.append(
+            f"overall (micro)          {recovered / reference:.3f} ({recovered}/{reference})"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -277,18 +418,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", help="comma-separated rows to leave out (default: every row)")
     ap.add_argument("--generic-only", action="store_true", help="also run with every row left out")
     ap.add_argument("--cases", type=Path, default=CASES_DIR, help="corpus cases folder")
+    ap.add_argument(
+        "--probes",
+        action="store_true",
+        help="also probe every row with its own literals (covers rows without corpus cases)",
+    )
     args = ap.parse_args(argv)
 
     cases = load_cases(args.cases)
     families = args.families.split(",") if args.families else None
     results = run(cases, families, args.generic_only)
     print(table(results))
+    probes = run_probes(families) if args.probes else []
+    if probes:
+        print()
+        print(probe_table(probes))
     if args.out:
         payload = {
             "families": {r.name: r.as_dict() for r in results},
             "overall": overall(results),
             "corpus_cases": len(cases),
         }
+        if probes:
+            payload["probes"] = {r.name: r.as_dict() for r in probes}
         args.out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     if args.markdown:
         args.markdown.write_text(markdown(results))

@@ -69,3 +69,32 @@ def test_cli_writes_json_and_markdown(lofo, tmp_path):
     assert set(payload["families"]) == {"seed_oss"}
     assert "seed_oss" in md.read_text()
     assert len(active_families()) == len(active_table().families)
+
+
+def test_row_probes_measure_rows_that_have_no_corpus_case(lofo, cases):
+    without_cases = {c.row for c in cases}
+    assert "apertus" not in without_cases  # the corpus has no apertus case
+    results = lofo.run_probes(["qwen3", "apertus"])
+    assert [r.name for r in results] == ["qwen3", "apertus"]
+    for r in results:
+        assert r.probes > 0 and r.reference > 0  # the row itself sees every probe
+        assert r.probes % len(lofo.PROBE_TEXTS) == 0  # each shape in every language
+    qwen3 = results[0]
+    assert qwen3.recall == 1.0 and not qwen3.missed  # <think> has a generic shape
+    assert len(active_families()) == len(active_table().families)  # every row is back
+
+
+def test_row_probes_report_plain_text_delimiters_as_missed(lofo):
+    """The measurement can fail: granite's plain-text header has no token shape."""
+    (granite,) = lofo.run_probes(["granite"])
+    assert granite.recall is not None and granite.recall < 1.0
+    assert any(m["literal"] == "Here is my thought process:" for m in granite.missed)
+    assert "granite" in lofo.probe_table([granite])
+
+
+def test_cli_writes_the_probes_when_asked(lofo, tmp_path):
+    out = tmp_path / "lofo.json"
+    assert lofo.main(["--families", "seed_oss", "--probes", "--out", str(out)]) == 0
+    payload = json.loads(out.read_text())
+    assert set(payload["probes"]) == {"seed_oss"}
+    assert payload["probes"]["seed_oss"]["reference_labels"] > 0
