@@ -12,6 +12,8 @@ Reasoning regions are inferred from generic tokens alone:
   ``[THINK]…[/THINK]``, ``<x:think>…</x:think>``);
 - a channel header: a token followed by a reasoning word and then a token or a line
   break (``<|channel|>analysis<|message|>…<|end|>``, ``<|channel>thought\\n…<channel|>``);
+- a section token named for reasoning that opens the text, up to the next token, when an
+  answer follows (``<|thinking|>…<|response|>answer``);
 - a lone reasoning closer after text (the prefilled-start case), an unterminated opener;
 - a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
   an answer that is not more markup follows it, and the prompt does not name the tag.
@@ -60,7 +62,7 @@ class _Region(NamedTuple):
 
 class GenericTokens(DetectorBase):
     id = "generic_tokens"
-    version = "2"
+    version = "3"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -251,6 +253,30 @@ def _regions(text: str, hits: list[Hit]) -> list[_Region]:
                     used.add(nxt)
             continue
         if not meaning.reasoning:
+            continue
+        if not meaning.opens and not meaning.closes:
+            # a section token named for reasoning ("<|thinking|>") opening the text: its
+            # section runs to the next token ("<|response|>"), when an answer follows that
+            nxt = index + 1
+            if (
+                nxt < len(hits)
+                and _INK.search(text, 0, hit.start) is None
+                and _INK.search(text, hit.end, hits[nxt].start) is not None
+                and _INK.search(text, hits[nxt].end) is not None
+            ):
+                closed = hits[nxt]
+                used.add(nxt)
+                regions.append(
+                    _Region(
+                        hit.start,
+                        closed.end,
+                        hit.end,
+                        closed.start,
+                        "pair",
+                        hit.literal,
+                        closed.literal,
+                    )
+                )
             continue
         if meaning.opens:
             close_at = next(

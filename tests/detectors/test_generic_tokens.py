@@ -201,6 +201,16 @@ REGIONS = [
         "xml_pair",
         id="soft_xml_pair",
     ),
+    pytest.param(
+        "<|reasoning|>The user wants the boiling point; say 100 °C.<|answer|>Water boils at 100 °C.",
+        "pair",
+        id="leading_reasoning_section",
+    ),
+    pytest.param(
+        "\n<|thought|>사용자가 끓는점을 묻는다. 100도라고 답하자.<|reply|>물은 100도에서 끓습니다.",
+        "pair",
+        id="ko_leading_reasoning_section",
+    ),
 ]
 
 
@@ -223,6 +233,14 @@ REGION_NEGATIVES = [
     ),
     pytest.param("<analysis>Q3 revenue grew.</analysis>", {}, id="xml_only"),
     pytest.param("Intro text.\n<reflection>later</reflection> more", {}, id="not_leading"),
+    # a reasoning-named section token that does not open the text, or has no answer after
+    # its section, is a boundary token only
+    pytest.param(
+        "Water boils at 100 °C.<|reasoning|>checked<|answer|>", {}, id="section_not_leading"
+    ),
+    pytest.param(
+        "<|reasoning|>The user wants the boiling point.<|eot|>", {}, id="section_no_answer"
+    ),
 ]
 
 
