@@ -20,9 +20,9 @@ row left out: the generic layer alone, the strictest zero-day measurement.
     .venv/bin/python benchmarks/lofo.py --families qwen3,kimi_k2 --generic-only
 
 ``--probes`` adds a measurement that needs no corpus case, so it covers the rows that have
-none: each row's own literals written into short answers (en/ko/zh), a reasoning span
-between its start and end delimiters, its end delimiter alone after reasoning, and each of
-its boundary tokens after an answer. The labels the detectors give a probe *with* the row
+none: each row's own literals written into short answers (en/ko/zh), up to two of each
+kind: a reasoning span between its start and end delimiters, its end delimiter alone after
+reasoning, and its boundary tokens after an answer. The labels the detectors give a probe *with* the row
 are the reference; recall is the share of them the detectors still give with the row left
 out. Tool-call markup is not probed (a row names its syntax by pattern, not by example).
 

@@ -131,12 +131,14 @@ def keep_text(event_id: str, leaking: bool, clean_rate: float) -> bool:
         return False
     below = _KEEP_BELOW.get(clean_rate)
     if below is None:
+        if len(_KEEP_BELOW) >= 16:  # a worker has one rate; a caller trying many stays bounded
+            _KEEP_BELOW.clear()
         below = _KEEP_BELOW[clean_rate] = _keep_below(clean_rate)
     # big-endian bytes of one length compare as the integers they spell
     return hashlib.blake2b(event_id.encode(), digest_size=8).digest() < below
 
 
-# clean_rate -> _keep_below(clean_rate); a worker has one rate
+# clean_rate -> _keep_below(clean_rate)
 _KEEP_BELOW: dict[float, bytes] = {}
 
 
