@@ -224,6 +224,13 @@ def _drop_strikethrough(text: str, hits: list[Hit]) -> list[Hit]:
     return [h for h in hits if h.start not in drop]
 
 
+def _pair(opened: Hit, closed: Hit) -> _Region:
+    """The reasoning region between two tokens, both included."""
+    return _Region(
+        opened.start, closed.end, opened.end, closed.start, "pair", opened.literal, closed.literal
+    )
+
+
 def _regions(text: str, hits: list[Hit]) -> list[_Region]:
     regions: list[_Region] = []
     used: set[int] = set()
@@ -266,17 +273,7 @@ def _regions(text: str, hits: list[Hit]) -> list[_Region]:
             ):
                 closed = hits[nxt]
                 used.add(nxt)
-                regions.append(
-                    _Region(
-                        hit.start,
-                        closed.end,
-                        hit.end,
-                        closed.start,
-                        "pair",
-                        hit.literal,
-                        closed.literal,
-                    )
-                )
+                regions.append(_pair(hit, closed))
             continue
         if meaning.opens:
             close_at = next(
@@ -293,17 +290,7 @@ def _regions(text: str, hits: list[Hit]) -> list[_Region]:
                 used.add(close_at)
                 previous = hits[index - 1] if index else None
                 if _reasoning_between(text, hit, closed, previous):
-                    regions.append(
-                        _Region(
-                            hit.start,
-                            closed.end,
-                            hit.end,
-                            closed.start,
-                            "pair",
-                            hit.literal,
-                            closed.literal,
-                        )
-                    )
+                    regions.append(_pair(hit, closed))
             elif _INK.search(text, hit.end) is not None and not _named_in_prose(text, hit):
                 regions.append(
                     _Region(
