@@ -586,6 +586,32 @@ FAMILIES: tuple[ModelFamily, ...] = (
         ),
         tool_call_markup=(tm.APERTUS,),
     ),
+    # LG EXAONE 4.0: role tokens in square brackets ([|user|]), [|endofturn|] ends a turn
+    # (an engine that does not stop on it lets the model write the next turns). Thinking
+    # mode puts <think> in the prompt; calls are <tool_call>{JSON}</tool_call>.
+    ModelFamily(
+        name="exaone",
+        model_patterns=("exaone",),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        start_prefilled=True,
+        boundary_tokens=("[|endofturn|]", "[|system|]", "[|user|]", "[|assistant|]", "[|tool|]"),
+        tool_call_markup=(tm.HERMES,),
+    ),
+    # ServiceNow Apriel Thinker (vLLM's apriel reasoning parser): the prompt ends with the
+    # plain-text header "Here are my reasoning steps:", and everything before
+    # [BEGIN FINAL RESPONSE] is reasoning; calls are <tool_calls>[{JSON}]</tool_calls>.
+    ModelFamily(
+        name="apriel",
+        parser_names=("apriel",),
+        model_patterns=("apriel",),
+        reasoning_start=("Here are my reasoning steps:",),
+        reasoning_end=("[BEGIN FINAL RESPONSE]",),
+        start_prefilled=True,
+        boundary_tokens=("[END FINAL RESPONSE]", "<|end|>"),
+        contextual_tokens=("Here are my reasoning steps:",),
+        tool_call_markup=(tm.TOOL_CALLS_JSON,),
+    ),
 )
 
 

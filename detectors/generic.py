@@ -8,7 +8,10 @@ leakline has no row for still writes tokens of a few recognisable shapes:
 - angle words a tokenizer reserves: ``<s>``, ``</s>``, ``<eos>``, ``<bos>``, ``<pad>``,
   ``<unk>``, ``<start_of_turn>``, ``<end_of_turn>``, ``<unused12>``, ``<extra_id_0>``,
   ``<<SYS>>``;
-- bracketed control words: ``[INST]``, ``[/INST]``, ``[TOOL_RESULTS]``, ``[AVAILABLE_TOOLS]``;
+- bracketed control words: ``[INST]``, ``[/INST]``, ``[TOOL_RESULTS]``, ``[AVAILABLE_TOOLS]``,
+  and section markers of a few words (``[BEGIN FINAL RESPONSE]``: BEGIN / START / END, then
+  words that name an answer or reasoning section);
+- bracket pipe tokens: ``[|endofturn|]``, ``[|assistant|]``;
 - triangle tokens: ``◁think▷``, ``◁/think▷``;
 - reasoning tags: ``<think>``-like names with or without a namespace (``<seed:think>``)
   or a one-word vendor prefix (``<longcat_think>``), and namespaced reasoning names
@@ -17,8 +20,9 @@ leakline has no row for still writes tokens of a few recognisable shapes:
 ``scan(text)`` finds them (two literal-prefixed regexes, each behind an ``in`` check);
 ``GenericToken`` says what one means: a tool-call token (``kind == "call"``; reported as
 ``tool_call_as_text``) or a boundary token, and for boundary tokens whether it opens or
-closes a region and the ``key`` that pairs an opener with its closer
-(``<|begin_of_thought|>`` / ``<|end_of_thought|>`` share the key ``thought``).
+closes a region, the ``key`` that pairs an opener with its closer
+(``<|begin_of_thought|>`` / ``<|end_of_thought|>`` share the key ``thought``), and whether
+the key names reasoning or the answer (``<|START_RESPONSE|>``: what precedes it is not).
 
 Plain-XML reasoning tags (``<reasoning>``, ``<reflection>``) are ordinary words in XML
 answers; ``SOFT_REASONING`` names them and the detector only counts them as a leading
@@ -46,7 +50,11 @@ _ANGLE = re.compile(
     r"|</?SYS>>"
     r")"
 )
-_BRACKET = re.compile(r"\[/?[A-Z][A-Z0-9_]{1,31}\]")
+_BRACKET = re.compile(
+    r"\[(?:/?[A-Z][A-Z0-9_]{1,31}"
+    r"|(?:BEGIN|START|END) (?:[A-Z]{2,12} ){0,2}[A-Z]{2,12}"  # [BEGIN FINAL RESPONSE]
+    r"|\|[A-Za-z_][\w.\-]{0,31}\|)\]"  # [|endofturn|]
+)
 # ◁think▷ / ◁/think▷ (Kimi's spelling): triangle brackets are never ordinary text
 _TRIANGLE = re.compile(r"◁/?[^\s◁▷]{1,32}▷")
 # Bracketed words that are control tokens, not placeholders ("[YOUR_NAME]") or log levels.
@@ -72,6 +80,11 @@ _CONTROL_WORDS = frozenset(
 _CONTROL_AFFIX = re.compile(
     r"(?:START|END|BEGIN)_|.*_(?:TOOLS|CALLS?|RESULTS?|TOKEN|TURN|THINKING|THOUGHTS?|REASONING)$"
 )
+# A section marker of several words is a control token only when its last word names a
+# section a model's output is split into: "[END OF STORY]" and "[START HERE]" are prose.
+_SECTION_MARKER = re.compile(
+    r"(?:BEGIN|START|END) (?:[A-Z]+ )*(?:RESPONSE|ANSWER|OUTPUT|REASONING|THINKING|THOUGHTS?)"
+)
 # Plain-XML reasoning tag names: a leading pair before an answer only.
 SOFT_REASONING = frozenset(
     {
@@ -95,6 +108,8 @@ _CALL_NAME = re.compile(
 _REASONING_KEY = re.compile(
     r"think|thought|reason|reflect|analy|scratch|cot|monolog|ponder|deliberat|rationale"
 )
+# A key naming the answer section: text before its opener is not part of the answer.
+_ANSWER_KEY = re.compile(r"^(?:final_)?(?:response|answer|output)$")
 _OPEN_WORD = re.compile(r"^(?:begin|start|open)(?:_of)?_|_(?:begin|start|open)$")
 _CLOSE_WORD = re.compile(r"^(?:end|close|stop)(?:_of)?_|_(?:end|close|stop)$")
 
@@ -109,6 +124,7 @@ class GenericToken:
     closes: bool
     key: str  # pairs an opener with its closer
     reasoning: bool  # the key names reasoning ("thought", "THINKING", ...)
+    answer: bool = False  # the key names the answer section ("response", "final_answer")
 
 
 @lru_cache(maxsize=4096)
@@ -119,6 +135,8 @@ def classify(literal: str) -> GenericToken:
         name = literal.strip("<>|｜")
         asym_open = not literal.endswith(("|>", "｜>"))
         asym_close = not literal.startswith(("<|", "<｜"))
+    elif literal.startswith("[|"):  # [|endofturn|]: a pipe token in square brackets
+        shape, name, asym_open, asym_close = "pipe", literal[2:-2], False, False
     elif literal.startswith("["):
         shape, name, asym_open, asym_close = "bracket", literal[1:-1], False, False
     elif literal.startswith("◁"):
@@ -134,11 +152,18 @@ def classify(literal: str) -> GenericToken:
         return GenericToken(shape, "call", False, closes, norm, False)
     opens = not closes and (asym_open or bool(_OPEN_WORD.search(norm)) or shape != "pipe")
     key = _CLOSE_WORD.sub("", _OPEN_WORD.sub("", norm)) or norm
-    return GenericToken(shape, "boundary", opens, closes, key, bool(_REASONING_KEY.search(key)))
+    reasoning = bool(_REASONING_KEY.search(key))
+    answer = not reasoning and _ANSWER_KEY.match(key) is not None
+    return GenericToken(shape, "boundary", opens, closes, key, reasoning, answer)
 
 
 def bracket_is_control(word: str) -> bool:
-    """``[WORD]`` / ``[/WORD]`` is a control token, not a placeholder or a log level."""
+    """``[WORD]`` / ``[/WORD]`` / ``[|word|]`` / ``[BEGIN FINAL RESPONSE]`` is a control
+    token, not a placeholder, a log level or a bracketed phrase."""
+    if word.startswith("|"):
+        return True
+    if " " in word:
+        return _SECTION_MARKER.fullmatch(word) is not None
     name = word.lstrip("/")
     return name in _CONTROL_WORDS or _CONTROL_AFFIX.match(name) is not None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container
+from collections.abc import Container
 from typing import NamedTuple
 
 from leakline.detectors import generic
@@ -12,6 +12,7 @@ from leakline.detectors.exchange import Exchange
 from leakline.detectors.families import (
     FamilyTable,
     ModelFamily,
+    Preference,
     TokenRole,
     active_table,
     named_families,
@@ -80,7 +81,7 @@ class _Region(NamedTuple):
 
 class BoundaryTokens(DetectorBase):
     id = "boundary_tokens"
-    version = "2"
+    version = "3"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -107,7 +108,7 @@ class BoundaryTokens(DetectorBase):
         if not hits:
             return []
         prefer = preference(exchange)
-        regions, lone_ends = _reasoning_regions(text, hits, prefer.best, tables)
+        regions, lone_ends = _reasoning_regions(text, hits, prefer, tables)
         contextual = tables.contextual
         split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
@@ -190,10 +191,14 @@ def _drop_unsupported_contextual(
 def _reasoning_regions(
     text: str,
     hits: list[Hit],
-    best: Callable[[tuple[ModelFamily, ...]], ModelFamily],
+    prefer: Preference,
     tables: _Tables,
 ) -> tuple[list[_Region], set[int]]:
-    """Pair start and end delimiters; also the R1-style lone end and the unterminated start."""
+    """Pair start and end delimiters; also the R1-style lone end and the unterminated start.
+
+    A literal that ends reasoning for some rows only is no lone end when the preferred row
+    owns it as another token: Apriel's ``<|end|>`` ends a turn, harmony's ends reasoning."""
+    best, owner = prefer.best, prefer.owner
     regions: list[_Region] = []
     lone_ends: set[int] = set()
     opened: Hit | None = None
@@ -210,7 +215,7 @@ def _reasoning_regions(
                 before_opened = hits[index - 1] if index else None
             leading = False
             continue
-        if not role.ends:
+        if not role.ends or (opened is None and owner[hit.literal] not in role.ends):
             leading = leading and role.budget
             continue
         if opened is None:

@@ -15,6 +15,9 @@ Reasoning regions are inferred from generic tokens alone:
 - a section token named for reasoning that opens the text, up to the next token, when an
   answer follows (``<|thinking|>…<|response|>answer``);
 - a lone reasoning closer after text (the prefilled-start case), an unterminated opener;
+- an opener of the answer section after text and before any other token (``…steps.
+  [BEGIN FINAL RESPONSE]answer``, ``…<|START_RESPONSE|>answer``): what precedes it is
+  reasoning whose start was not shown, reported like a lone closer (``lone_end``);
 - a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
   an answer that is not more markup follows it, and the prompt does not name the tag.
 
@@ -62,7 +65,7 @@ class _Region(NamedTuple):
 
 class GenericTokens(DetectorBase):
     id = "generic_tokens"
-    version = "3"
+    version = "4"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -258,6 +261,15 @@ def _regions(text: str, hits: list[Hit]) -> list[_Region]:
                 )
                 if nxt is not None:
                     used.add(nxt)
+            continue
+        if meaning.answer and not meaning.closes:
+            if (
+                index == 0
+                and _INK.search(text, 0, hit.start) is not None
+                and _INK.search(text, hit.end) is not None
+                and not _named_in_prose(text, hit)
+            ):
+                regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", "", hit.literal))
             continue
         if not meaning.reasoning:
             continue

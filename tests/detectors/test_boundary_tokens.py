@@ -323,6 +323,16 @@ def test_lone_end_needs_text_after_unless_prefilled(detect, text, regions):
     assert _regions(found) == regions
 
 
+def test_an_end_token_the_named_family_owns_otherwise_is_no_lone_end(detect):
+    # harmony's <|end|> ends reasoning; Apriel's ends a turn. Named Apriel, an answer and a
+    # runaway next turn are a boundary token of Apriel, not reasoning closed by harmony.
+    text = "The capital of France is Paris.<|end|>\nIs there anything else?"
+    named = detect(DETECTOR, text, reasoning_parser="apriel")
+    assert _regions(named) == []
+    assert [f.details["family"] for f in named] == ["apriel"]
+    assert _regions(detect(DETECTOR, text)) == ["lone_end"]  # unnamed: harmony reads first
+
+
 def test_short_harmony_analysis_after_header_is_reasoning(detect):
     text = "<|start|>assistant<|channel|>analysis<|message|>Greet.<|end|>"
     assert _regions(detect(DETECTOR, text + "Hi")) == ["pair"]

@@ -61,6 +61,9 @@ FAMILY_LEAKS = {
     "kimi_k3": "<|open|>think<|sep|>A greeting.<|close|>think<|sep|><|open|>response<|sep|>Hi!",
     "minicpm": "<think>\n先算面积。\n</think>\n\n面积是 12 平方米。<|im_end|>",
     "gigachat": "Москва — столица России.<|message_sep|>",
+    "exaone": "서울의 인구는 약 940만 명입니다.[|endofturn|]\n[|user|]\n고마워요",
+    "apriel": "The user wants a fruit. Apples are common.\n[BEGIN FINAL RESPONSE]\nAn apple."
+    "\n[END FINAL RESPONSE]",
 }
 
 # One call per tool-markup syntax; each must rescue get_weather(city="Paris").
@@ -158,6 +161,8 @@ FAMILY_CLEAN = {
     "kimi_k3": "Kimi K3 closes its reasoning channel with the <|close|>think<|sep|> marker.",
     "minicpm": "MiniCPM 4.1 wraps its reasoning in <think> tags.",
     "gigachat": "GigaChat separates messages with the <|message_sep|> token.",
+    "exaone": "EXAONE 4.0 ends every turn with the [|endofturn|] token.",
+    "apriel": "Apriel 的回答写在 [BEGIN FINAL RESPONSE] 标记之后。",
 }
 
 

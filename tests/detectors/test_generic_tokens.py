@@ -38,6 +38,12 @@ POSITIVES = [
         id="probe_reserved_foo_eos",
     ),
     pytest.param("The capital is Paris.<|eot|>", ["<|eot|>"], id="pipe_end_of_turn"),
+    pytest.param(
+        "서울은 오늘 맑습니다.[|endofturn|]\n[|user|]\n고마워",
+        ["[|endofturn|]", "[|user|]"],
+        id="bracket_pipe_turn_tokens",
+    ),
+    pytest.param("An apple.\n[END FINAL RESPONSE]", ["[END FINAL RESPONSE]"], id="section_marker"),
     pytest.param("Paris.<｜end▁of▁turn｜>", ["<｜end▁of▁turn｜>"], id="fullwidth_bars"),
     pytest.param(
         "Done.<end_of_turn>\n<start_of_turn>user",
@@ -132,6 +138,14 @@ NEGATIVES = [
         "Intro text.\n<internal_thoughts>later</internal_thoughts> more", {}, id="soft_not_token"
     ),
     pytest.param("No markup at all, just an answer.", {}, id="plain"),
+    pytest.param(
+        "MAYA: We made it.\n\n[END OF SCENE]\n[START HERE next time] [BEGIN QUOTE]",
+        {},
+        id="bracketed_phrases_are_prose",
+    ),
+    pytest.param(
+        "Acme writes its answer after the [BEGIN FINAL RESPONSE] marker.", {}, id="doc_section"
+    ),
 ]
 
 
@@ -211,6 +225,17 @@ REGIONS = [
         "pair",
         id="ko_leading_reasoning_section",
     ),
+    # an answer-section opener after text: the text before it is reasoning
+    pytest.param(
+        "221 / 13 = 17, so it is not prime.\n[BEGIN FINAL RESPONSE]\nNo: 221 = 13 × 17.",
+        "lone_end",
+        id="answer_marker_after_reasoning",
+    ),
+    pytest.param(
+        "사용자가 끓는점을 묻는다. 100도.<|begin_of_answer|>물은 100도에서 끓습니다.",
+        "lone_end",
+        id="ko_answer_opener_after_reasoning",
+    ),
 ]
 
 
@@ -241,6 +266,9 @@ REGION_NEGATIVES = [
     pytest.param(
         "<|reasoning|>The user wants the boiling point.<|eot|>", {}, id="section_no_answer"
     ),
+    # an answer opener that is not the first token, or has nothing after it
+    pytest.param("Hi<|turn_sep|>Plan.<|begin_of_answer|>Hello!", {}, id="answer_opener_not_first"),
+    pytest.param("The reply follows.<|begin_of_answer|>", {}, id="answer_opener_nothing_after"),
 ]
 
 
@@ -293,8 +321,27 @@ def test_a_removed_family_is_still_seen(detect):
         ("[/THINK]", "boundary", False, True, "think"),
         ("<|tool_calls_section_begin|>", "call", False, False, "tool_calls_section_begin"),
         ("[TOOL_CALLS]", "call", False, False, "tool_calls"),
+        ("[|endofturn|]", "boundary", False, False, "endofturn"),
+        ("[BEGIN FINAL RESPONSE]", "boundary", True, False, "final_response"),
+        ("[END FINAL RESPONSE]", "boundary", False, True, "final_response"),
     ],
 )
 def test_classify(literal, kind, opens, closes, key):
     meaning = generic.classify(literal)
     assert (meaning.kind, meaning.opens, meaning.closes, meaning.key) == (kind, opens, closes, key)
+
+
+@pytest.mark.parametrize(
+    ("literal", "answer"),
+    [
+        ("<|START_RESPONSE|>", True),
+        ("[BEGIN FINAL RESPONSE]", True),
+        ("<|begin_of_answer|>", True),
+        ("<|response|>", True),
+        ("<|begin_of_thought|>", False),
+        ("<|eot|>", False),
+        ("[|assistant|]", False),
+    ],
+)
+def test_classify_names_the_answer_section(literal, answer):
+    assert generic.classify(literal).answer is answer

@@ -1495,3 +1495,145 @@ T.msg(
         ),
     ],
 )
+
+# ================================================================== EXAONE 4.0
+
+T.chat(
+    [B, L],
+    "exaone_noparser",
+    "ko",
+    "EXAONE 4.0 in thinking mode without a reasoning parser: the template puts <think> in the "
+    "prompt, so the reasoning and a lone </think> reach content.",
+    user="장마철에 빨래 냄새 안 나게 말리는 방법 알려줘",
+    content=(
+        "냄새의 원인은 덜 마른 상태에서 번식하는 세균이다. 핵심은 빨리 말리기. 간격, 제습기, 선풍기 정도면 "
+        "충분하다.\n</think>\n\n빨래 냄새를 줄이려면 최대한 빨리 말리는 것이 핵심입니다. 세탁이 끝나면 바로 "
+        "널고, 빨래 사이를 주먹 하나만큼 띄운 뒤 제습기나 선풍기 바람을 쐬어 주세요."
+    ),
+)
+
+T.chat(
+    [B],
+    "exaone",
+    "ko",
+    "EXAONE 4.0 served without [|endofturn|] as a stop token: the model ends its turn and then "
+    "writes the user's next turn, all in content.",
+    user="서울에서 부산까지 KTX로 얼마나 걸려?",
+    reasoning="서울-부산 KTX 약 2시간 30분 안팎.",
+    content=(
+        "서울역에서 부산역까지 KTX로 보통 2시간 20분에서 2시간 40분 정도 걸립니다.[|endofturn|]\n"
+        "[|user|]\n그럼 SRT는 어디서 타?"
+    ),
+)
+
+T.chat(
+    [B],
+    "exaone",
+    "en",
+    "EXAONE 4.0: the end-of-turn token is printed after an otherwise clean answer.",
+    user="What is the boiling point of water at sea level in Fahrenheit?",
+    reasoning="100 C = 212 F.",
+    content="Water boils at 212 °F at sea level.[|endofturn|]",
+)
+
+T.chat(
+    [B, L],
+    "exaone_noparser",
+    "zh",
+    "EXAONE 4.0 answering in Chinese without a reasoning parser: reasoning before a lone </think>.",
+    user="绿茶应该用多少度的水泡？",
+    content=(
+        "绿茶嫩，水太烫会苦。一般八十度左右。\n</think>\n\n泡绿茶建议用 75 到 85 度的水。水太烫会把茶叶烫熟，"
+        "茶汤发苦；可以先把开水放凉几分钟再冲泡。"
+    ),
+)
+
+T.chat(
+    [],
+    "exaone",
+    "en",
+    "Clean: EXAONE 4.0 with a reasoning parser; the reasoning stays in its field.",
+    user="How long should I rest a steak after cooking?",
+    reasoning="About 5-10 minutes, or half the cook time.",
+    content=(
+        "Let it rest for about five to ten minutes, loosely covered with foil. Thicker cuts can rest a "
+        "little longer; the juices settle back into the meat instead of running onto the board."
+    ),
+)
+
+T.chat(
+    [],
+    "exaone",
+    "ko",
+    "Clean (mention-as-noun): an answer that names EXAONE's turn token while explaining stop tokens.",
+    user="EXAONE을 vLLM으로 띄웠더니 답이 안 끝나요. 왜 그래요?",
+    reasoning="Stop token 설정 문제. [|endofturn|]을 stop으로.",
+    content=(
+        "EXAONE은 턴이 끝날 때 [|endofturn|] 토큰을 출력하는데, 서버가 이 토큰에서 멈추지 않으면 모델이 다음 "
+        "턴까지 이어서 씁니다. 생성 설정에서 이 토큰을 stop 토큰으로 지정해 보세요."
+    ),
+    kind="mention-as-noun",
+)
+
+# ================================================================== Apriel Thinker
+
+T.chat(
+    [B, L],
+    "apriel_noparser",
+    "en",
+    "Apriel Thinker without the apriel reasoning parser: the prompt ends with its reasoning header, "
+    "so the reasoning, [BEGIN FINAL RESPONSE] and [END FINAL RESPONSE] reach content.",
+    user="Is 221 a prime number?",
+    content=(
+        "Check small primes: 221 / 13 = 17. So 221 = 13 x 17, not prime.\n[BEGIN FINAL RESPONSE]\n"
+        "No. 221 = 13 × 17, so it is not prime.\n[END FINAL RESPONSE]"
+    ),
+)
+
+T.chat(
+    [B, L],
+    "apriel_noparser",
+    "zh",
+    "Apriel Thinker without its parser, Chinese answer; the turn-end token follows the markers.",
+    user="一斤等于多少克？",
+    content=(
+        "用户问市斤。一市斤是五百克。\n[BEGIN FINAL RESPONSE]\n一斤等于 500 克。\n[END FINAL RESPONSE]\n<|end|>"
+    ),
+)
+
+T.chat(
+    [B, L],
+    "apriel_noparser",
+    "ko",
+    "Apriel Thinker without its parser, Korean answer.",
+    user="아보카도 빨리 익히는 법 있어?",
+    content=(
+        "종이봉투에 사과나 바나나와 함께 넣으면 에틸렌 때문에 빨리 익는다. 실온 보관.\n"
+        "[BEGIN FINAL RESPONSE]\n아보카도를 사과나 바나나와 함께 종이봉투에 넣어 실온에 두면 하루이틀 안에 "
+        "익습니다.\n[END FINAL RESPONSE]"
+    ),
+)
+
+T.chat(
+    [],
+    "apriel",
+    "en",
+    "Clean: Apriel Thinker with the apriel reasoning parser.",
+    user="Can I freeze cooked rice?",
+    reasoning="Yes; cool quickly, airtight, up to a month.",
+    content=(
+        "Yes. Spread it out to cool quickly, pack it airtight within an hour of cooking, and use it "
+        "within a month. Reheat it until it is steaming hot all the way through."
+    ),
+)
+
+T.chat(
+    [],
+    "apriel",
+    "en",
+    "Clean: a screenplay answer with bracketed stage markers that are not control tokens.",
+    user="Write a two-line scene that ends the play.",
+    reasoning="Short scene, end marker.",
+    content="MAYA: We made it.\nLEO: We did.\n\n[END OF SCENE]\n\n[START HERE next time]",
+    kind="other-markup",
+)

@@ -243,6 +243,15 @@ BOUNDARY_TOKENS = (
     "<|END_THINKING|>",
     "<|START_RESPONSE|>",
     "<|END_RESPONSE|>",
+    # EXAONE 4.0 turn and role tokens
+    "[|endofturn|]",
+    "[|user|]",
+    "[|assistant|]",
+    "[|system|]",
+    "[|tool|]",
+    # Apriel Thinker answer markers
+    "[BEGIN FINAL RESPONSE]",
+    "[END FINAL RESPONSE]",
 )
 TOOL_MARKUP = (
     "<tool_call>",
@@ -339,6 +348,7 @@ REASONING_PAIRS = (
     ("<|channel|>analysis<|message|>", "<|end|>"),
     ("<|START_THINKING|>", "<|END_THINKING|>"),
     ("Here is my thought process:", "Here is my response:"),
+    ("Here are my reasoning steps:", "[BEGIN FINAL RESPONSE]"),
 )
 
 
