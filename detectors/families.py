@@ -612,6 +612,19 @@ FAMILIES: tuple[ModelFamily, ...] = (
         contextual_tokens=("Here are my reasoning steps:",),
         tool_call_markup=(tm.TOOL_CALLS_JSON,),
     ),
+    # NAVER HyperCLOVA X SEED Think (vLLM's hyperclovax_seed_think tool parser): ChatML turns,
+    # reasoning that ends with </think> (its parser's samples open without <think>), and
+    # GLM-style calls (<tool_call>NAME<arg_key>…</arg_key><arg_value>…</arg_value>).
+    ModelFamily(
+        name="hyperclovax",
+        parser_names=("hyperclovax_seed_think",),
+        model_patterns=("hyperclovax", "hyperclova"),
+        reasoning_start=_THINK,
+        reasoning_end=_END_THINK,
+        start_prefilled=True,
+        boundary_tokens=_CHATML,
+        tool_call_markup=(tm.GLM45,),
+    ),
 )
 
 

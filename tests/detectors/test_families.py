@@ -64,6 +64,7 @@ FAMILY_LEAKS = {
     "exaone": "서울의 인구는 약 940만 명입니다.[|endofturn|]\n[|user|]\n고마워요",
     "apriel": "The user wants a fruit. Apples are common.\n[BEGIN FINAL RESPONSE]\nAn apple."
     "\n[END FINAL RESPONSE]",
+    "hyperclovax": "사용자가 서울 날씨를 묻는다. 도구 없이 일반론만.</think>\n\n서울은 오늘 맑습니다.<|im_end|>",
 }
 
 # One call per tool-markup syntax; each must rescue get_weather(city="Paris").
@@ -163,6 +164,7 @@ FAMILY_CLEAN = {
     "gigachat": "GigaChat separates messages with the <|message_sep|> token.",
     "exaone": "EXAONE 4.0 ends every turn with the [|endofturn|] token.",
     "apriel": "Apriel 的回答写在 [BEGIN FINAL RESPONSE] 标记之后。",
+    "hyperclovax": "HyperCLOVA X SEED Think는 추론을 </think> 태그로 끝냅니다.",
 }
 
 

@@ -1637,3 +1637,29 @@ T.chat(
     content="MAYA: We made it.\nLEO: We did.\n\n[END OF SCENE]\n\n[START HERE next time]",
     kind="other-markup",
 )
+
+# ================================================================== HyperCLOVA X SEED Think
+
+T.chat(
+    [B, L],
+    "hyperclovax_noparser",
+    "ko",
+    "HyperCLOVA X SEED Think served without a reasoning parser: the reasoning and a lone </think> "
+    "reach content.",
+    user="전기요금 누진제 구간이 어떻게 돼?",
+    content=(
+        "주택용 누진제 3단계. 여름철과 기타 계절 구간이 다르다. 정확한 kWh 경계는 시기마다 바뀌니 한전 확인을 "
+        "권하자.\n</think>\n\n주택용 전기요금은 사용량에 따라 3단계로 나뉘고, 여름철(7~8월)에는 구간이 넓어집니다. "
+        "구간별 정확한 기준은 한국전력 요금표에서 확인하세요."
+    ),
+)
+
+T.chat(
+    ["tool_call_as_text"],
+    "hyperclovax_noparser",
+    "ko",
+    "HyperCLOVA X SEED Think without a tool parser: its GLM-style call is printed in content.",
+    user="부산 날씨 알려줘",
+    tools=["get_weather"],
+    content="<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>부산</arg_value>\n</tool_call>",
+)

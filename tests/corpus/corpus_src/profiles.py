@@ -471,6 +471,16 @@ _ROWS = [
         "apriel-thinker",
     ),
     _p(
+        "hyperclovax_noparser",
+        "hyperclovax",
+        "naver-hyperclovax/HyperCLOVAX-SEED-Think-32B",
+        "vllm",
+        "0.30.2",
+        None,
+        None,
+        "hyperclovax-seed-think",
+    ),
+    _p(
         "seed_oss",
         "seed_oss",
         "ByteDance-Seed/Seed-OSS-36B-Instruct",
