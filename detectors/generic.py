@@ -26,7 +26,9 @@ the key names reasoning or the answer (``<|START_RESPONSE|>``: what precedes it 
 
 Plain-XML reasoning tags (``<reasoning>``, ``<reflection>``) are ordinary words in XML
 answers; ``SOFT_REASONING`` names them and the detector only counts them as a leading
-pair before an answer.
+pair before an answer. Plain-text headers ("Here is my thought process:" ... "Here is my
+response:") have no token shape at all: ``leading_header_pair`` finds them only as a
+first-person pair on lines of their own, the first opening the text (``shape == "header"``).
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ _CLOSE_WORD = re.compile(r"^(?:end|close|stop)(?:_of)?_|_(?:end|close|stop)$")
 class GenericToken:
     """What one token literal means to the generic layer."""
 
-    shape: str  # "pipe" | "angle" | "bracket" | "triangle" | "xml"
+    shape: str  # "pipe" | "angle" | "bracket" | "triangle" | "xml" | "header"
     kind: str  # "call" | "boundary"
     opens: bool
     closes: bool
@@ -129,7 +131,11 @@ class GenericToken:
 
 @lru_cache(maxsize=4096)
 def classify(literal: str) -> GenericToken:
-    """The meaning of one literal that ``scan`` found (cached: literals repeat)."""
+    """The meaning of one literal that ``scan`` or ``leading_header_pair`` found (cached:
+    literals repeat)."""
+    if is_header(literal):
+        answer = _ANSWER_HEADER.fullmatch(literal) is not None
+        return GenericToken("header", "boundary", not answer, False, "header", not answer, answer)
     if literal.startswith(("<|", "<｜")) or literal.endswith(("|>", "｜>")):
         shape = "pipe"
         name = literal.strip("<>|｜")
@@ -252,6 +258,43 @@ def leading_soft_pair(text: str) -> tuple[Hit, Hit] | None:
         return None
     start = opened.start(1) - 1
     return Hit(start, opened.end(), text[start : opened.end()]), Hit(at, at + len(closer), closer)
+
+
+# Plain-text headers a template writes around reasoning (Granite 3.2's "Here is my thought
+# process:" ... "Here is my response:"). Each is a line of its own in the first person and
+# names reasoning about the reply itself: an answer's own "Analysis:" heading or "Here are my
+# thoughts:" list never matches.
+_HEADER_NOUN = (
+    r"thought process|thinking process|thinking|reasoning(?: steps| process)?"
+    r"|chain of thought|scratchpad|internal monologue"
+)
+_REASONING_HEADER = re.compile(
+    r"\s*((?:here(?: is|'s| are) my|my) (" + _HEADER_NOUN + r")[ \t]*:)[ \t]*\n", re.IGNORECASE
+)
+_ANSWER_HEADER = re.compile(
+    r"^[ \t]*((?:here(?: is|'s) my|my) (?:final )?(?:response|answer|reply)[ \t]*:)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def is_header(literal: str) -> bool:
+    """A hit of ``leading_header_pair``, not a token (every token starts with a mark)."""
+    return literal[:1] not in MARK_CHARS
+
+
+def leading_header_pair(text: str) -> tuple[Hit, Hit, str] | None:
+    """A reasoning header opening the text and a later answer header on a line of its own:
+    ``(reasoning header, answer header, the noun the first names)``. One anchored match;
+    a text that does not start with "Here"/"My" costs a character or two."""
+    opened = _REASONING_HEADER.match(text)
+    if opened is None:
+        return None
+    closed = _ANSWER_HEADER.search(text, opened.end())
+    if closed is None:
+        return None
+    first = Hit(opened.start(1), opened.end(1), opened.group(1))
+    second = Hit(closed.start(1), closed.end(1), closed.group(1))
+    return first, second, opened.group(2).lower()
 
 
 def has_letter(literal: str) -> bool:

@@ -19,7 +19,11 @@ Reasoning regions are inferred from generic tokens alone:
   [BEGIN FINAL RESPONSE]answer``, ``…<|START_RESPONSE|>answer``): what precedes it is
   reasoning whose start was not shown, reported like a lone closer (``lone_end``);
 - a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
-  an answer that is not more markup follows it, and the prompt does not name the tag.
+  an answer that is not more markup follows it, and the prompt does not name the tag;
+- a plain-text header pair (``generic.leading_header_pair``: "Here is my thought
+  process:" opening the text, "Here is my response:" on a later line of its own, an answer
+  after it), unless the prompt asks for that reasoning ("show your reasoning"); both headers
+  are reported as ``boundary_token`` with ``shape: "header"``.
 
 Not leaks (the same exceptions as the family rule, plus): tokens in code or quotes,
 tokens named in prose (``drop_mentions``), tokens the prompt itself contains, HTML
@@ -58,27 +62,33 @@ class _Region(NamedTuple):
     end: int
     inner_start: int
     inner_end: int
-    kind: str  # "pair" | "lone_end" | "unterminated" | "channel" | "xml_pair"
+    kind: str  # "pair" | "lone_end" | "unterminated" | "channel" | "xml_pair" | "header_pair"
     opener: str
     closer: str
 
 
 class GenericTokens(DetectorBase):
     id = "generic_tokens"
-    version = "4"
+    version = "5"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
         text = exchange.visible_text
-        if not text or not generic.marks(text):
+        if not text:
             return []
+        header = _header_region(exchange, text)
+        if not generic.marks(text):
+            return self._findings(exchange, text, [*header[:2]], [header[2]]) if header else []
         found = generic.scan(text)
         ink = _INK.search(text)
         soft = generic.leading_soft_pair(text) if ink and text[ink.start()] == "<" else None
-        if not found and soft is None:
+        if not found and soft is None and header is None:
             return []
         hits = _candidates(exchange, text, found) if found else []
         regions = _regions(text, hits)
+        if header is not None:
+            regions.append(header[2])
+            hits = sorted([*hits, *header[:2]])
         if soft is not None:
             region = _soft_region(exchange, text, soft, hits)
             if region is not None:
@@ -123,7 +133,9 @@ class GenericTokens(DetectorBase):
                     Label.REASONING_LEAK,
                     layer=Layer.PARSER,
                     remediation=Remediation.STRIP if clean else Remediation.REGENERATE,
-                    confidence=0.8 if region.kind in ("unterminated", "xml_pair") else 0.85,
+                    confidence=0.8
+                    if region.kind in ("unterminated", "xml_pair", "header_pair")
+                    else 0.85,
                     text=text,
                     span=(region.start, region.end),
                     details={
@@ -319,6 +331,33 @@ def _regions(text: str, hits: list[Hit]) -> list[_Region]:
         ):
             regions.append(_Region(0, hit.end, 0, hit.start, "lone_end", "", hit.literal))
     return regions
+
+
+def _header_region(exchange: Exchange, text: str) -> tuple[Hit, Hit, _Region] | None:
+    """ "Here is my thought process:" opening the text, then "Here is my response:" on a
+    line of its own with an answer after it: reasoning, unless a family row names either
+    header (the family rule reports those) or the prompt asked for that kind of reasoning."""
+    pair = generic.leading_header_pair(text)
+    if pair is None:
+        return None
+    opened, closed, noun = pair
+    claimed = claimed_literals()
+    if opened.literal in claimed or closed.literal in claimed:
+        return None
+    if _INK.search(text, opened.end, closed.start) is None or _INK.search(text, closed.end) is None:
+        return None
+    if noun.split()[0] in exchange.prompt_text.lower() or exchange.response_format is not None:
+        return None  # "explain your reasoning first": the user asked for this layout
+    region = _Region(
+        opened.start,
+        closed.end,
+        opened.end,
+        closed.start,
+        "header_pair",
+        opened.literal,
+        closed.literal,
+    )
+    return opened, closed, region
 
 
 def _soft_region(

@@ -331,11 +331,6 @@ _NOT_DELIMITED = frozenset({"untagged", "structured_field"})
 # Strict: test_{leak,clean}_sample_without_its_row fail when an entry's sample starts passing
 # (remove the entry) or gets anything but the labels recorded here.
 GENERIC_GAPS: dict[tuple[str, str], tuple[frozenset[str], str]] = {
-    ("granite", "leak"): (
-        frozenset(),
-        "plain-text headers ('Here is my thought process:' / 'Here is my response:') have "
-        "no token shape; only a family row finds them (LABELS.md)",
-    ),
     ("apertus", "leak"): (
         frozenset({"boundary_token"}),
         "<|inner_prefix|>/<|inner_suffix|> are found as tokens, but their names say nothing "

@@ -236,6 +236,24 @@ REGIONS = [
         "lone_end",
         id="ko_answer_opener_after_reasoning",
     ),
+    # plain-text headers: a template's own words around the reasoning, no token at all
+    pytest.param(
+        "Here is my thought process:\nThe user asks for a boiling point; 100 °C at sea level."
+        "\n\nHere is my response:\nWater boils at 100 °C at sea level.",
+        "header_pair",
+        id="plain_text_headers",
+    ),
+    pytest.param(
+        "\nHere are my reasoning steps:\n用户问茶水温度，八十度左右。\nMy final answer:\n绿茶用八十度的水。",
+        "header_pair",
+        id="zh_answer_under_english_headers",
+    ),
+    pytest.param(
+        "My chain of thought:\n사용자가 환율을 묻는다.\n\nHere's my answer:\n오늘 환율은 은행 앱에서 "
+        "확인하세요.<|eot|>",
+        "header_pair",
+        id="ko_headers_and_a_token",
+    ),
 ]
 
 
@@ -269,6 +287,31 @@ REGION_NEGATIVES = [
     # an answer opener that is not the first token, or has nothing after it
     pytest.param("Hi<|turn_sep|>Plan.<|begin_of_answer|>Hello!", {}, id="answer_opener_not_first"),
     pytest.param("The reply follows.<|begin_of_answer|>", {}, id="answer_opener_nothing_after"),
+    # headers: an answer's own headings, a header mid-text, no answer header, nothing after
+    # it, or reasoning the user asked to see
+    pytest.param(
+        "Here are my thoughts:\n- the blue one is lighter\n\nMy answer:\nTake the blue one.",
+        {},
+        id="thoughts_list_is_an_answer",
+    ),
+    pytest.param("Analysis:\nSales rose 8%.\n\nAnswer:\nYes, renew.", {}, id="plain_headings"),
+    pytest.param(
+        "Sure.\nHere is my reasoning:\nIt is cheaper.\nHere is my answer:\nBuy it.",
+        {},
+        id="header_not_leading",
+    ),
+    pytest.param("Here is my reasoning:\nIt is cheaper, so buy it.", {}, id="no_answer_header"),
+    pytest.param(
+        "Here is my thought process:\nIt is cheaper.\nMy answer:\n", {}, id="empty_answer"
+    ),
+    pytest.param(
+        "Here is my reasoning:\nThe blue one weighs less.\n\nHere is my answer:\nThe blue one.",
+        {"prompt": "Which is lighter? Show your reasoning, then the answer."},
+        id="reasoning_asked_for",
+    ),
+    pytest.param(
+        "My reasoning: it is cheaper.\nMy answer: buy it.", {}, id="inline_headers_are_prose"
+    ),
 ]
 
 
@@ -300,6 +343,18 @@ def test_streamed_and_whole_agree(detect):
 
 
 # --------------------------------------------------------------------------- unknown families
+
+
+def test_headers_a_row_names_stay_with_the_family_rule(detect):
+    text = "Here is my thought process:\nAsked about eggs.\n\nHere is my response:\nThey float."
+    assert detect(DETECTOR, text) == []  # the granite row names both headers
+    assert regions(detect("boundary_tokens", text))
+    with families_excluding(["granite"]):
+        found = detect(DETECTOR, text)
+    assert tokens(found) == ["Here is my thought process:", "Here is my response:"]
+    assert [f.details["shape"] for f in found if f.label == "boundary_token"] == ["header"] * 2
+    (region,) = regions(found)
+    assert text[region.span[0] : region.span[1]].endswith("Here is my response:")
 
 
 def test_a_removed_family_is_still_seen(detect):
