@@ -6,8 +6,8 @@ leakline has no row for still writes tokens of a few recognisable shapes:
 - pipe tokens: ``<|name|>``, fullwidth ``<｜name｜>`` (``▁`` inside), asymmetric
   ``<|name>`` / ``<name|>``;
 - angle words a tokenizer reserves: ``<s>``, ``</s>``, ``<eos>``, ``<bos>``, ``<pad>``,
-  ``<unk>``, ``<start_of_turn>``, ``<end_of_turn>``, ``<unused12>``, ``<extra_id_0>``,
-  ``<<SYS>>``;
+  ``<unk>`` (and ``<EOS>``, ``<EOT>``... in capitals), ``<start_of_turn>``,
+  ``<end_of_turn>``, ``<unused12>``, ``<reserved_106>``, ``<extra_id_0>``, ``<<SYS>>``;
 - bracketed control words: ``[INST]``, ``[/INST]``, ``[TOOL_RESULTS]``, ``[AVAILABLE_TOOLS]``,
   and section markers of a few words (``[BEGIN FINAL RESPONSE]``: BEGIN / START / END, then
   words that name an answer or reasoning section);
@@ -45,7 +45,9 @@ _ANGLE = re.compile(
     r"[|｜](?:[^\s|｜<>]{1,64}[|｜]>|[A-Za-z_][\w.:▁\-]{0,63}>)"  # <|x|>, <｜x｜>, <|x>
     r"|[A-Za-z_][\w.:▁\-]{0,63}[|｜]>"  # <x|>
     r"|/?(?:s|eos|bos|pad|unk|mask|sep|cls|eot|eom|eod|endoftext|im_start|im_end"
+    r"|EOS|BOS|EOT|EOM|PAD|UNK|MASK|SEP|CLS"  # <EOT>: upper-case spellings of the same
     r"|(?:start|end|begin)_of_[a-z][a-z_]{0,30}|unused\d{1,4}|extra_id_\d{1,4}|mask_\d{1,4}"
+    r"|reserved_\d{1,4}"  # Baichuan's role tokens are <reserved_106> / <reserved_107>
     r"|(?:[a-z][\w-]{0,15}:)?(?:think|thinking|thought|thoughts)"
     r"|[a-z][a-z0-9]{0,15}_(?:think|thinking)"  # vendor-prefixed: <longcat_think>
     r"|[a-z][\w-]{0,15}:(?:reason\w{0,20}|reflect\w{0,20}|cot\w{0,20}|\w{0,20}budget\w{0,20}))>"
