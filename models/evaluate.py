@@ -8,7 +8,9 @@ and the classifier never trained on:
 - ``models/data/holdout_untagged.jsonl``: untagged self-talk openings and answers that
   sound like it (first person, "Hmm", "Actually"), scored for ``reasoning_leak`` together
   with every line of the first set as further negatives. One of its negatives exposed a
-  self_talk_cues bug, fixed in v3 before these figures were taken;
+  self_talk_cues bug, fixed in v3 before these figures were taken. Its Korean lines are no
+  longer unseen: self_talk_cues v4's speech-level signal (``heuristics.speech_level``) was
+  written after reading a dozen of them, so its Korean recall flatters that signal;
 - ``tests/corpus/precision_clean.jsonl`` (a source checkout only): short clean answers
   (greetings, yes/no, confirmations, lists, code; en/ko/zh, with and without whitespace
   around them), where every label is a false positive.

@@ -1,4 +1,8 @@
-"""Untagged ``reasoning_leak``: the visible text opens with the model talking to itself."""
+"""Untagged ``reasoning_leak``: the visible text opens with the model talking to itself.
+
+Three signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
+sentences of planning narration, and (Korean) a plain-style block of notes followed by a
+polite answer (``speech_level``)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from leakline.detectors.heuristics.cues import (
     sentence_end,
     sentences,
 )
+from leakline.detectors.heuristics.speech_level import speech_level_shift
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # "Wait, …" is self-talk only when what follows is the model correcting itself, not an
@@ -225,7 +230,9 @@ _NARRATION_CHARS = 600
 
 class SelfTalkCues(DetectorBase):
     id = "self_talk_cues"
-    version = "3"  # 3: a formal -니다/-니까 ending after 음/흠 answers the user
+    # 3: a formal -니다/-니까 ending after 음/흠 answers the user; 4: a plain block that
+    # plans, then a polite answer (speech_level)
+    version = "4"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -237,10 +244,14 @@ class SelfTalkCues(DetectorBase):
             cue = text[start : opening.end].strip()[:80]
             return [self._leak(exchange, text, (start, end), opening.language, cue, 0.7)]
         narrated = _narration(text)
-        if narrated is None:
-            return []
-        language, span = narrated
-        return [self._leak(exchange, text, span, language, "narration", 0.6)]
+        if narrated is not None:
+            language, span = narrated
+            return [self._leak(exchange, text, span, language, "narration", 0.6)]
+        shifted = speech_level_shift(text, exchange.prompt_text)
+        if shifted is not None:
+            language, span = shifted
+            return [self._leak(exchange, text, span, language, "speech_level", 0.6)]
+        return []
 
     def _leak(
         self,

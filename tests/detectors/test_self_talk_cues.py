@@ -149,3 +149,86 @@ def test_reasoning_only_narration(detect, text, language):
 def test_layer(detect, kwargs, layer):
     (finding,) = detect(DETECTOR, "Okay, so the user is asking about X.", **kwargs)
     assert finding.layer == layer
+
+
+# --------------------------------------------------------------------------- speech level (ko)
+# Plain-style notes that plan, then a polite answer: reasoning whose delimiters were stripped.
+
+SPEECH_LEVEL = [
+    pytest.param(
+        "환불 수수료가 10%라고 했으니 먼저 그걸 빼야겠다.\n\n환불 금액은 4만 5천 원입니다.",
+        id="intent_then_answer",
+    ),
+    pytest.param(
+        "두 노선 중 어느 쪽이 빠를까. 환승이 없는 쪽이 낫다.\n\n2호선으로 가시는 게 더 빠릅니다.",
+        id="self_question",
+    ),
+    pytest.param(
+        "일단 단위를 맞추자. 1인치는 2.54cm다.\n"
+        "15인치는 약 38cm입니다. 화면 대각선 길이 기준이에요.",
+        id="single_line_break",
+    ),
+    pytest.param(
+        "재고가 없다고 나오는 건 아마 캐시 문제인 것 같다.\n\n"
+        "앱을 완전히 종료했다가 다시 열어 보세요.",
+        id="hedge",
+    ),
+]
+
+
+@pytest.mark.parametrize("text", SPEECH_LEVEL)
+def test_plain_notes_then_a_polite_answer(detect, text):
+    (finding,) = detect(DETECTOR, text)
+    assert finding.details == {"delimited": "untagged", "language": "ko", "cue": "speech_level"}
+    # the span is the plain block, not the answer
+    assert finding.span[0] == 0 and text[: finding.span[1]].rstrip() == text.split("\n")[0]
+    assert finding.confidence < 0.7
+
+
+SPEECH_LEVEL_NEGATIVES = [
+    # polite throughout, plain throughout
+    pytest.param("환불 금액은 4만 5천 원입니다.\n\n수수료 10%를 뺀 금액이에요.", {}, id="polite"),
+    pytest.param(
+        "이 함수는 리스트를 정렬한다.\n\n원본은 바뀌지 않는다.", {}, id="plain_technical_prose"
+    ),
+    # plain statements that do not plan: an example sentence or a summary line
+    pytest.param(
+        "나는 어제 친구와 영화를 봤다.\n\n과거형 문장의 예시입니다.", {}, id="example_sentence"
+    ),
+    pytest.param(
+        "서울의 인구는 약 940만 명이다.\n\n2024년 통계 기준입니다.", {}, id="plain_fact_line"
+    ),
+    # asked for plain-style text
+    pytest.param(
+        "오늘은 비가 와서 우산을 챙겨야겠다.\n\n일기 형식으로 써 봤어요.",
+        {"prompt": "비 오는 날 일기를 한 편 써 줘"},
+        id="asked_for_a_diary",
+    ),
+    pytest.param(
+        "내일 다시 확인해야겠다.\n\n자연스러운 번역은 위와 같습니다.",
+        {"prompt": "'I should check again tomorrow'를 번역해 줘"},
+        id="asked_for_a_translation",
+    ),
+    # the polite part does not follow right after, or the notes turn plain again
+    pytest.param(
+        "먼저 단위를 맞추자. 1인치는 2.54cm다. 15인치는 약 38cm입니다.", {}, id="no_break"
+    ),
+    pytest.param(
+        "먼저 단위를 맞추자.\n\n15인치는 약 38cm입니다. 계산은 끝났다.", {}, id="plain_again"
+    ),
+    # a lone polite "네." is an answer, quotes and lists are not an opening
+    pytest.param("네.\n\n가능합니다.", {}, id="polite_yes"),
+    pytest.param("“먼저 확인해야겠다.”\n\n주인공이 한 말입니다.", {}, id="quoted"),
+]
+
+
+@pytest.mark.parametrize(("text", "kwargs"), SPEECH_LEVEL_NEGATIVES)
+def test_speech_level_negatives(detect, text, kwargs):
+    assert detect(DETECTOR, text, **kwargs) == []
+
+
+def test_notes_closed_by_a_token_are_left_to_the_delimited_rules(detect):
+    text = "환불 수수료부터 빼야겠다.\n</think>\n\n환불 금액은 4만 5천 원입니다."
+    assert detect(DETECTOR, text) == []
+    (region,) = [f for f in detect("boundary_tokens", text) if f.label == "reasoning_leak"]
+    assert region.details["delimited"] == "lone_end"

@@ -1,0 +1,114 @@
+"""Untagged reasoning read from a change of speech level (Korean).
+
+A Korean assistant answers its user in the polite style (-니다, -요). When a model thinks
+in Korean, its notes to itself are in the plain style (-다, -겠다, -하자, -까): the
+reasoning of a template whose delimiters were stripped reads "…정렬해야겠다.\\n\\n총
+32개입니다." The opening block being plain *and* the next block opening polite is the
+shift from talking to itself to talking to the user, whatever words the reasoning uses.
+
+Two things keep ordinary answers out:
+
+- the plain block must also read as planning (``LEVELS[lang].planning``: an ending of
+  intent or self-questioning, a hedge, or a word about the question or the user), so a
+  plain-style example sentence, translation or summary line before a polite note is not
+  reasoning ("나는 어제 학교에 갔다.\\n\\n과거형으로 고쳤습니다.");
+- a prompt that asks for plain-style text (a translation, a diary, casual speech, a
+  proofread) turns the check off (``LEVELS[lang].asked_for``).
+
+One row per language that marks speech level in its sentence endings; English and
+Chinese do not, so they have none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from leakline.detectors.heuristics.cues import prepare, sentences
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechLevels:
+    """How one language's sentence endings mark talking to oneself versus to the user."""
+
+    script: str  # the opening script this row reads (``cues.Prepared.scripts``)
+    plain: re.Pattern[str]  # a sentence ending of the plain (self-directed) style
+    polite: re.Pattern[str]  # a sentence ending of the polite style an answer uses
+    planning: re.Pattern[str]  # plain text that plans, doubts or talks about the question
+    asked_for: re.Pattern[str]  # a prompt that asks for plain-style text
+
+
+_TRAILER = r"[\s.!?…~\"'”’)\]]*$"  # what may follow the last syllable of a sentence
+
+LEVELS: dict[str, SpeechLevels] = {
+    "ko": SpeechLevels(
+        script="hangul",
+        # -다 (not -니다), hortative -자 after a verb stem, self-question -까 (not -니까),
+        # realisation -네 after a syllable ("그렇네"; a lone "네." is a polite yes)
+        plain=re.compile(
+            r"(?:(?<!니)다|(?<=[하보주두쓰가말넣빼찾알잡적])자|(?<!니)까|(?<=[가-힣])네)" + _TRAILER
+        ),
+        polite=re.compile(r"(?:니다|니까|요|죠)" + _TRAILER),
+        planning=re.compile(
+            r"겠다|야\s?한다|(?:하|보|주|두|쓰|가|말|넣|빼|찾|알|잡|적)자(?![가-힣])"
+            r"|(?<!니)까(?![가-힣])|것\s?같다|듯하다|아마|사용자|질문|물어|묻는|답(?:은|을|이|하)"
+            r"|(?:^|\s)(?:음|흠|잠깐|아니|일단|먼저|다시|결국|그럼|그러면|근데|보자)[,.\s]"
+        ),
+        asked_for=re.compile(
+            r"번역|반말|해라체|일기|소설|대본|가사|시를|시 한 편|예문|문장을 (?:만들|써)"
+            r"|교정|고쳐|다듬|맞춤법|요약|translat|diary",
+            re.IGNORECASE,
+        ),
+    ),
+}
+_BY_SCRIPT = {row.script: lang for lang, row in LEVELS.items()}
+
+_LEADING_SPACE = re.compile(r"\s*")
+# The plain block is short notes: at most this many sentences and characters.
+_BLOCK_SENTENCES = 6
+_BLOCK_CHARS = 500
+# How many sentences of the next block decide its level.
+_ANSWER_SENTENCES = 3
+
+
+def _level(row: SpeechLevels, sentence: str) -> str:
+    """ "plain" | "polite" | "" (neither: a fragment, a number, another language)."""
+    if row.polite.search(sentence) is not None:
+        return "polite"
+    if row.plain.search(sentence) is not None:
+        return "plain"
+    return ""
+
+
+def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | None:
+    """(language, span of the plain block) when ``text`` opens with a plain-style block
+    that plans, and the next block opens in the polite style."""
+    opening = prepare(text)
+    if opening is None:
+        return None
+    lang = _BY_SCRIPT.get(opening.scripts[-1])
+    if lang is None:
+        return None
+    row = LEVELS[lang]
+    start = opening.start
+    brk = text.find("\n", start, start + _BLOCK_CHARS)
+    if brk < 0:
+        return None
+    block = sentences(text, start, brk - start, _BLOCK_SENTENCES + 1)
+    if not block or len(block) > _BLOCK_SENTENCES:
+        return None
+    levels = [_level(row, text[lo:hi]) for lo, hi in block]
+    if "polite" in levels or levels[-1] != "plain" or 2 * levels.count("plain") < len(levels):
+        return None
+    resume = _LEADING_SPACE.match(text, brk).end()  # type: ignore[union-attr]  # always matches
+    if not text[resume : resume + 1].isalnum():
+        return None  # a token ("</think>"), markup or a list: the delimited rules' business
+    answer = sentences(text, resume, _BLOCK_CHARS, _ANSWER_SENTENCES)
+    after = [_level(row, text[lo:hi]) for lo, hi in answer]
+    if "polite" not in after or "plain" in after:
+        return None
+    if row.planning.search(text, start, brk) is None:
+        return None  # plain statements, not notes to itself
+    if prompt and row.asked_for.search(prompt) is not None:
+        return None  # the user asked for plain-style text
+    return lang, (start, block[-1][1])
