@@ -47,7 +47,7 @@ _ANGLE = re.compile(
     r"|/?(?:s|eos|bos|pad|unk|mask|sep|cls|eot|eom|eod|endoftext|im_start|im_end"
     r"|EOS|BOS|EOT|EOM|PAD|UNK|MASK|SEP|CLS"  # <EOT>: upper-case spellings of the same
     r"|(?:start|end|begin)_of_[a-z][a-z_]{0,30}|unused\d{1,4}|extra_id_\d{1,4}|mask_\d{1,4}"
-    r"|reserved_\d{1,4}"  # Baichuan's role tokens are <reserved_106> / <reserved_107>
+    r"|reserved_\d{1,4}"  # Baichuan 2's role tokens are <reserved_106> / <reserved_107>
     r"|(?:[a-z][\w-]{0,15}:)?(?:think|thinking|thought|thoughts)"
     r"|[a-z][a-z0-9]{0,15}_(?:think|thinking)"  # vendor-prefixed: <longcat_think>
     r"|[a-z][\w-]{0,15}:(?:reason\w{0,20}|reflect\w{0,20}|cot\w{0,20}|\w{0,20}budget\w{0,20}))>"
