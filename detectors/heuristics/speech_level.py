@@ -6,12 +6,14 @@ reasoning of a template whose delimiters were stripped reads "…정렬해야겠
 32개입니다." The opening block being plain *and* the next block opening polite is the
 shift from talking to itself to talking to the user, whatever words the reasoning uses.
 
-Two things keep ordinary answers out:
+Three things keep ordinary answers out:
 
 - the plain block must also read as planning (``LEVELS[lang].planning``: an ending of
   intent or self-questioning, a hedge, or a word about the question or the user), so a
   plain-style example sentence, translation or summary line before a polite note is not
   reasoning ("나는 어제 학교에 갔다.\\n\\n과거형으로 고쳤습니다.");
+- a block of one question or exhortation with nothing else in it that plans is a title
+  ("왜 그럴까?\\n\\n그 이유는…입니다");
 - a prompt that asks for plain-style text (a translation, a diary, casual speech, a
   proofread) turns the check off (``LEVELS[lang].asked_for``).
 
@@ -35,6 +37,7 @@ class SpeechLevels:
     plain: re.Pattern[str]  # a sentence ending of the plain (self-directed) style
     polite: re.Pattern[str]  # a sentence ending of the polite style an answer uses
     planning: re.Pattern[str]  # plain text that plans, doubts or talks about the question
+    heading: re.Pattern[str]  # a one-sentence block that reads as a title ("왜 그럴까?")
     asked_for: re.Pattern[str]  # a prompt that asks for plain-style text
 
 
@@ -54,6 +57,8 @@ LEVELS: dict[str, SpeechLevels] = {
             r"|(?<!니)까(?![가-힣])|것\s?같다|듯하다|아마|사용자|질문|물어|묻는|답(?:은|을|이|하)"
             r"|(?:^|\s)(?:음|흠|잠깐|아니|일단|먼저|다시|결국|그럼|그러면|근데|보자)[,.\s]"
         ),
+        # a question or an exhortation alone on its line: a blog-style title, "함께 알아보자!"
+        heading=re.compile(r"(?:까|자|\?)[.!?…~]*\s*$"),
         asked_for=re.compile(
             r"번역|반말|해라체|일기|소설|대본|가사|시를|시 한 편|예문|문장을 (?:만들|써)"
             r"|교정|고쳐|다듬|맞춤법|요약|translat|diary",
@@ -97,6 +102,10 @@ def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int
     block = sentences(text, start, brk - start, _BLOCK_SENTENCES + 1)
     if not block or len(block) > _BLOCK_SENTENCES:
         return None
+    if len(block) == 1:
+        title = row.heading.search(text, *block[0])
+        if title is not None and row.planning.search(text, start, title.start()) is None:
+            return None  # one question or exhortation and nothing else that plans: a title
     levels = [_level(row, text[lo:hi]) for lo, hi in block]
     if "polite" in levels or levels[-1] != "plain" or 2 * levels.count("plain") < len(levels):
         return None

@@ -216,6 +216,11 @@ SPEECH_LEVEL_NEGATIVES = [
     pytest.param(
         "먼저 단위를 맞추자.\n\n15인치는 약 38cm입니다. 계산은 끝났다.", {}, id="plain_again"
     ),
+    # a title: one question or exhortation on its own line
+    pytest.param("왜 빵이 딱딱해질까?\n\n수분이 빠져나가기 때문입니다.", {}, id="question_title"),
+    pytest.param(
+        "김치찌개를 함께 끓여 보자!\n\n재료는 다음과 같습니다.", {}, id="exhortation_title"
+    ),
     # a lone polite "네." is an answer, quotes and lists are not an opening
     pytest.param("네.\n\n가능합니다.", {}, id="polite_yes"),
     pytest.param("“먼저 확인해야겠다.”\n\n주인공이 한 말입니다.", {}, id="quoted"),
