@@ -271,10 +271,10 @@ _HEADER_NOUN = (
     r"|chain of thought|scratchpad|internal monologue"
 )
 _REASONING_HEADER = re.compile(
-    r"\s*((?:here(?: is|'s| are) my|my) (" + _HEADER_NOUN + r")[ \t]*:)[ \t]*\n", re.IGNORECASE
+    r"\s*((?:here(?: is|['’]s| are) my|my) (" + _HEADER_NOUN + r")[ \t]*:)[ \t]*\n", re.IGNORECASE
 )
 _ANSWER_HEADER = re.compile(
-    r"^[ \t]*((?:here(?: is|'s) my|my) (?:final )?(?:response|answer|reply)[ \t]*:)[ \t]*$",
+    r"^[ \t]*((?:here(?: is|['’]s) my|my) (?:final )?(?:response|answer|reply)[ \t]*:)[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -264,6 +264,11 @@ REGIONS = [
         "header_pair",
         id="ko_headers_and_a_token",
     ),
+    pytest.param(
+        "Here’s my reasoning:\n12 × 3 = 36, minus 4 broken gives 32.\nHere’s my answer:\n32.",
+        "header_pair",
+        id="curly_apostrophes",
+    ),
 ]
 
 
