@@ -54,12 +54,16 @@ def test_leaving_a_row_out_changes_what_the_table_rules_see(lofo, cases):
     assert result.pos["boundary_token"] > 0
 
 
-def test_granite_text_headers_need_their_row(lofo, cases):
-    """Plain-text headers have no token shape: the generic layer cannot see them (an honest
-    zero-day miss the table reports rather than hides)."""
+def test_granite_text_headers_are_seen_without_their_row(lofo, cases):
+    """Plain-text headers on lines of their own: without the row the table rules lose them,
+    and the generic header pair (generic_tokens v5) finds every granite leak of the corpus
+    (0/5 before it), with no clean case flagged."""
     (result,) = lofo.run(cases, ["granite"])
-    assert result.recall("boundary_token") is not None
-    assert result.recall("boundary_token") < 1.0
+    assert result.table_findings_without_row < result.table_findings_with_row
+    assert result.pos["boundary_token"] >= 5 and result.pos["reasoning_leak"] >= 5
+    assert result.recall("boundary_token") == 1.0
+    assert result.recall("reasoning_leak") == 1.0
+    assert result.clean_flagged == 0
 
 
 def test_cli_writes_json_and_markdown(lofo, tmp_path):
@@ -85,7 +89,8 @@ def test_row_probes_measure_rows_that_have_no_corpus_case(lofo, cases):
 
 
 def test_row_probes_report_plain_text_delimiters_as_missed(lofo):
-    """The measurement can fail: granite's plain-text header has no token shape."""
+    """The measurement can fail: granite's plain-text header written inline, as the probes
+    write it (no line break after it), is no header pair and has no token shape."""
     (granite,) = lofo.run_probes(["granite"])
     assert granite.recall is not None and granite.recall < 1.0
     assert any(m["literal"] == "Here is my thought process:" for m in granite.missed)
