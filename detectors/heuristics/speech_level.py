@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from leakline.detectors.heuristics.cues import prepare, sentences
+from leakline.detectors.heuristics.cues import _LEADING_SPACE, prepare, sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,6 @@ LEVELS: dict[str, SpeechLevels] = {
 }
 _BY_SCRIPT = {row.script: lang for lang, row in LEVELS.items()}
 
-_LEADING_SPACE = re.compile(r"\s*")
 # The plain block is short notes: at most this many sentences and characters.
 _BLOCK_SENTENCES = 6
 _BLOCK_CHARS = 500
