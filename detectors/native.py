@@ -67,6 +67,7 @@ MODULES: tuple[str, ...] = (
     "leakline/detectors/heuristics/preamble_cues.py",
     "leakline/detectors/heuristics/self_talk_cues.py",
     "leakline/detectors/heuristics/speech_level.py",
+    "leakline/detectors/heuristics/notes_block.py",
     "leakline/detectors/heuristics/structured_reasoning.py",
     "leakline/detectors/rules/api_contract.py",
     "leakline/detectors/rules/boundary_tokens.py",

@@ -266,7 +266,7 @@ class LiteralScanner:
             prefix = prefix.rstrip(" ") or prefix
             # a one-character prefix is its own probe: "" (always true) skips the second scan
             prefix = "" if prefix == rare else prefix
-            groups.append((first, rare, prefix, re.compile(_trie_regex(members))))
+            groups.append((first, rare, prefix, re.compile(trie_regex(members))))
         self._groups: tuple[tuple[str, str, str, re.Pattern[str]], ...] = tuple(groups)
 
     def search(self, text: str) -> bool:
@@ -345,7 +345,7 @@ def crosses(boundaries: list[int], start: int, end: int) -> bool:
 # --------------------------------------------------------------------------- JSON
 
 
-def _trie_regex(literals: Iterable[str]) -> str:
+def trie_regex(literals: Iterable[str]) -> str:
     """A regex source matching exactly ``literals``, shaped as a trie (longest match first)."""
     trie: dict[str, Any] = {}
     for literal in literals:

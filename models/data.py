@@ -21,6 +21,11 @@ CORPUS_DIR = PROJECT_ROOT / "tests" / "corpus" / "cases"
 HOLDOUT = Path(__file__).resolve().parent / "data" / "holdout.jsonl"
 # untagged self-talk openings (and answers that sound like it), written after the detectors
 HOLDOUT_UNTAGGED = HOLDOUT.with_name("holdout_untagged.jsonl")
+# a second untagged set (December 2026, en/ko/zh, 45/45/40 leaks and 60/60/55 answers), written
+# by sessions that saw neither the detectors nor the first set. Its even-numbered ids were
+# read while writing heuristics.notes_block; its odd-numbered ids never were, and stay unread
+# (``unread_half``): figures on them are the honest ones
+HOLDOUT_UNTAGGED_V2 = HOLDOUT.with_name("holdout_untagged_v2.jsonl")
 # short clean answers (tests/corpus/precision_src.py): false positives only, never trained on
 PRECISION_SET = PROJECT_ROOT / "tests" / "corpus" / "precision_clean.jsonl"
 TEST_SHARE = 0.25
@@ -184,6 +189,11 @@ def read_holdout(path: Path = HOLDOUT) -> list[Example]:
                 )
             )
     return examples
+
+
+def unread_half(examples: Iterable[Example]) -> list[Example]:
+    """The odd-numbered ids of a hold-out set whose other half was read while tuning."""
+    return [e for e in examples if int(e.group.rsplit("-", 1)[-1][1:]) % 2 == 1]
 
 
 def read_precision_set(path: Path = PRECISION_SET) -> list[Example]:

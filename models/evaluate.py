@@ -10,7 +10,11 @@ and the classifier never trained on:
   with every line of the first set as further negatives. One of its negatives exposed a
   self_talk_cues bug, fixed in v3 before these figures were taken. Its Korean lines are no
   longer unseen: self_talk_cues v4's speech-level signal (``heuristics.speech_level``) was
-  written after reading a dozen of them, so its Korean recall flatters that signal;
+  written after reading a dozen of them, so its Korean recall flatters that signal, and v5's
+  ``heuristics.notes_block`` was written after reading its English and Chinese misses;
+- ``models/data/holdout_untagged_v2.jsonl``: a second, larger untagged set written without
+  sight of the detectors. Only its odd-numbered ids (``unread_half``), never read while
+  tuning, are scored: the honest figure for untagged reasoning;
 - ``tests/corpus/precision_clean.jsonl`` (a source checkout only): short clean answers
   (greetings, yes/no, confirmations, lists, code; en/ko/zh, with and without whitespace
   around them), where every label is a false positive.
@@ -31,10 +35,12 @@ from leakline.detectors.classifier import OpeningClassifier, classify
 from leakline.models.data import (
     HOLDOUT,
     HOLDOUT_UNTAGGED,
+    HOLDOUT_UNTAGGED_V2,
     PRECISION_SET,
     Example,
     read_holdout,
     read_precision_set,
+    unread_half,
 )
 
 Metrics = dict[str, dict[str, float]]
@@ -134,6 +140,9 @@ def holdout_report(
     if HOLDOUT_UNTAGGED.exists():
         untagged = read_holdout(HOLDOUT_UNTAGGED) + examples
         report["reasoning_leak"] = tiers_on(model, untagged, "reasoning_leak", threshold)
+    if HOLDOUT_UNTAGGED_V2.exists():
+        unread = unread_half(read_holdout(HOLDOUT_UNTAGGED_V2))
+        report["reasoning_leak_unread"] = tiers_on(model, unread, "reasoning_leak", threshold)
     return report
 
 
@@ -194,6 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "reasoning_leak" in report:
         title = f"hold-out untagged reasoning_leak figures ({name})"
         sys.stdout.write("\n" + render(report["reasoning_leak"], title))
+    if "reasoning_leak_unread" in report:
+        title = f"unread half of the second untagged set, reasoning_leak ({name})"
+        sys.stdout.write("\n" + render(report["reasoning_leak_unread"], title))
     clean = clean_set_report(model, args.threshold)
     if clean["set"] is not None:
         sys.stdout.write(f"\nclean precision set ({clean['items']} answers), any label\n")

@@ -1,8 +1,9 @@
 """Untagged ``reasoning_leak``: the visible text opens with the model talking to itself.
 
-Three signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
-sentences of planning narration, and (Korean) a plain-style block of notes followed by a
-polite answer (``speech_level``)."""
+Four signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
+sentences of planning narration, (Korean) a plain-style block of notes followed by a
+polite answer (``speech_level``), and (English, Chinese) an opening block written about
+the requester and the model's own work rather than to the reader (``notes_block``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from leakline.detectors.heuristics.cues import (
     sentence_end,
     sentences,
 )
+from leakline.detectors.heuristics.notes_block import notes_block
 from leakline.detectors.heuristics.speech_level import speech_level_shift
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
@@ -231,8 +233,9 @@ _NARRATION_CHARS = 600
 class SelfTalkCues(DetectorBase):
     id = "self_talk_cues"
     # 3: a formal -니다/-니까 ending after 음/흠 answers the user; 4: a plain block that
-    # plans, then a polite answer (speech_level)
-    version = "4"
+    # plans, then a polite answer (speech_level); 5: an opening block of notes about the
+    # requester and the work, then an answer (notes_block)
+    version = "5"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -251,6 +254,10 @@ class SelfTalkCues(DetectorBase):
         if shifted is not None:
             language, span = shifted
             return [self._leak(exchange, text, span, language, "speech_level", 0.6)]
+        noted = notes_block(text, exchange.prompt_text)
+        if noted is not None:
+            language, span = noted
+            return [self._leak(exchange, text, span, language, "notes_block", 0.6)]
         return []
 
     def _leak(

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from leakline.detectors.heuristics.cues import _LEADING_SPACE, prepare, sentences
+from leakline.detectors.heuristics.cues import opening_block, sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,17 +87,11 @@ def _level(row: SpeechLevels, sentence: str) -> str:
 def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | None:
     """(language, span of the plain block) when ``text`` opens with a plain-style block
     that plans, and the next block opens in the polite style."""
-    opening = prepare(text)
-    if opening is None:
+    found = opening_block(text, _BY_SCRIPT, _BLOCK_CHARS)
+    if found is None:
         return None
-    lang = _BY_SCRIPT.get(opening.scripts[-1])
-    if lang is None:
-        return None
+    lang, start, brk, resume = found
     row = LEVELS[lang]
-    start = opening.start
-    brk = text.find("\n", start, start + _BLOCK_CHARS)
-    if brk < 0:
-        return None
     block = sentences(text, start, brk - start, _BLOCK_SENTENCES + 1)
     if not block or len(block) > _BLOCK_SENTENCES:
         return None
@@ -108,7 +102,6 @@ def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int
     levels = [_level(row, text[lo:hi]) for lo, hi in block]
     if "polite" in levels or levels[-1] != "plain" or 2 * levels.count("plain") < len(levels):
         return None
-    resume = _LEADING_SPACE.match(text, brk).end()  # type: ignore[union-attr]  # always matches
     if not text[resume : resume + 1].isalnum():
         return None  # a token ("</think>"), markup or a list: the delimited rules' business
     answer = sentences(text, resume, _BLOCK_CHARS, _ANSWER_SENTENCES)

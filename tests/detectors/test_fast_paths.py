@@ -147,7 +147,7 @@ def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, st
     """What ``LiteralScanner.finditer`` computes, with no probe or prefilter: every
     first-character group's trie regex run over the whole text, hits merged in text order
     (the longest at one position), overlaps dropped."""
-    from leakline.detectors.text import _trie_regex
+    from leakline.detectors.text import trie_regex
 
     groups: dict[str, list[str]] = {}
     for literal in literals:
@@ -155,7 +155,7 @@ def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, st
     hits = [
         (m.start(), m.end(), m.group())
         for members in groups.values()
-        for m in re.finditer(_trie_regex(members), text)
+        for m in re.finditer(trie_regex(members), text)
     ]
     hits.sort(key=lambda h: (h[0], -h[1]))
     out: list[tuple[int, int, str]] = []

@@ -237,3 +237,99 @@ def test_notes_closed_by_a_token_are_left_to_the_delimited_rules(detect):
     assert detect(DETECTOR, text) == []
     (region,) = [f for f in detect("boundary_tokens", text) if f.label == "reasoning_leak"]
     assert region.details["delimited"] == "lone_end"
+
+
+# --------------------------------------------------------------------------- notes block (en, zh)
+# An opening block about the requester and the model's own work, then an answer.
+
+NOTES_BLOCK = [
+    pytest.param(
+        "The customer wrote that the parcel never arrived, and the user probably wants a "
+        "refund rather than a resend.\n\nA full refund has been issued to the original card.",
+        "en",
+        id="en_requester_and_hedge",
+    ),
+    pytest.param(
+        "They asked for metric units, so I should convert the recipe before answering.\n\n"
+        "Use 225 g of flour and 120 ml of milk.",
+        "en",
+        id="en_requester_and_plan",
+    ),
+    pytest.param(
+        "Is this about the 2019 rules or the new ones? I need to check which year applies. "
+        "The new rules, most likely.\n\nFrom 2025 the allowance is 3,000 a year.",
+        "en",
+        id="en_plan_and_self_question",
+    ),
+    pytest.param(
+        "退货期限要看订单类型，对方提到是节假日订单，我得先确认活动规则。\n\n退货期限为签收后七天。",
+        "zh",
+        id="zh_requester_and_plan",
+    ),
+    pytest.param(
+        "对方说的是旧版本，大概是2.x。\n\n请升级到3.1以上再试。",
+        "zh",
+        id="zh_requester_and_hedge",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "language"), NOTES_BLOCK)
+def test_notes_about_the_requester_then_an_answer(detect, text, language):
+    (finding,) = detect(DETECTOR, text)
+    assert finding.details == {"delimited": "untagged", "language": language, "cue": "notes_block"}
+    # the span is the notes block, not the answer
+    assert finding.span == (0, text.index("\n"))
+    assert finding.confidence < 0.7
+
+
+NOTES_BLOCK_NEGATIVES = [
+    # the block talks to the reader
+    pytest.param(
+        "I think you should check the loop first. The user id is probably null there.\n\n"
+        "Add a guard before line 12.",
+        {},
+        id="en_addressed",
+    ),
+    # an assistant's aside: one plan, nothing else
+    pytest.param("I'll keep this short.\n\nThe museum opens at nine.", {}, id="en_single_aside"),
+    # one sentence announcing work is a preamble, not notes
+    pytest.param(
+        "Hold on, let me double-check the numbers.\n\nThe total is 32.", {}, id="en_preamble"
+    ),
+    # documentation about users, asked about users
+    pytest.param(
+        "The user probably wants to stay signed in, so the token is refreshed silently.\n\n"
+        "Set REFRESH_WINDOW to change how early.",
+        {"prompt": "How does the login flow keep a user signed in?"},
+        id="en_prompt_about_users",
+    ),
+    # content about third parties, not the requester
+    pytest.param(
+        "Cats knead when they want comfort, probably a habit from kittenhood.\n\nIt is harmless.",
+        {},
+        id="en_third_party_content",
+    ),
+    # a rhetorical question answered to the reader
+    pytest.param(
+        "Why does bread go stale? Mostly because starch recrystallises.\n\nKeep it in a bread box.",
+        {},
+        id="en_rhetorical",
+    ),
+    # no answer after the block, or a token after it (the delimited rules' business)
+    pytest.param(
+        "They asked for a refund, so I should check the order date.", {}, id="en_no_break"
+    ),
+    pytest.param(
+        "用户可以在设置中修改密码。\n\n修改后需要重新登录。", {}, id="zh_docs_about_users"
+    ),
+    pytest.param(
+        "稍等，我再核对一下数字。食材先备好。\n\n先下姜片，再放辣椒。", {}, id="zh_polite_wait"
+    ),
+    pytest.param("我建议你先备份数据，可能会丢失设置。\n\n备份后再升级。", {}, id="zh_addressed"),
+]
+
+
+@pytest.mark.parametrize(("text", "kwargs"), NOTES_BLOCK_NEGATIVES)
+def test_notes_block_negatives(detect, text, kwargs):
+    assert detect(DETECTOR, text, **kwargs) == []

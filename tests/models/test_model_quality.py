@@ -7,6 +7,7 @@ import pytest
 
 from leakline.models.data import (
     HOLDOUT_UNTAGGED,
+    HOLDOUT_UNTAGGED_V2,
     read_corpus,
     read_holdout,
     read_texts,
@@ -56,7 +57,7 @@ def test_preamble_f1_at_least_0_9_pooled_and_0_85_per_language_on_the_held_out_s
 
 
 def test_the_fresh_hold_out_sets_were_never_trained_on() -> None:
-    fresh = read_holdout() + read_holdout(HOLDOUT_UNTAGGED)
+    fresh = read_holdout() + read_holdout(HOLDOUT_UNTAGGED) + read_holdout(HOLDOUT_UNTAGGED_V2)
     holdout = {text_group(e.text) for e in fresh}
     trained = {text_group(e.text) for e in read_corpus() + read_texts(0)}
     assert not holdout & trained
@@ -78,8 +79,16 @@ def test_untagged_hold_out_measures_self_talk_the_heuristics_miss(shipped) -> No
     # no answer (these negatives plus every line of the preamble set) is called self-talk
     assert alone["all"]["fp"] == 0, alone["all"]
     assert alone["all"]["n"] == len(untagged) + len(read_holdout())
-    # most fresh self-talk gets past the cue lists: the gap a reasoning_leak head would fill
-    assert alone["all"]["recall"] < 0.5, alone["all"]
+    # The first set's English and Chinese misses were read while writing notes_block (v5),
+    # so the gap a reasoning_leak head would fill is measured on the second set's unread
+    # half: most fresh self-talk still gets past the heuristics, and what they flag is leaks.
+    v2 = read_holdout(HOLDOUT_UNTAGGED_V2)
+    for lang in ("en", "ko", "zh"):
+        assert sum(e.lang == lang and "reasoning_leak" in e.labels for e in v2) >= 40, lang
+    unread = holdout_report(shipped)["reasoning_leak_unread"]["heuristics"]
+    assert 140 <= unread["all"]["n"] < len(v2) * 0.55, unread["all"]  # odd ids only
+    assert unread["all"]["recall"] < 0.5, unread["all"]
+    assert unread["all"]["precision"] >= 0.9, unread["all"]
     if shipped.head("reasoning_leak") is None:  # the shipped model has no such head yet
         assert report["heuristics+classifier"] == alone
 

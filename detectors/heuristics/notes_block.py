@@ -1,0 +1,266 @@
+"""Untagged reasoning read from who the opening block is written for (English, Chinese).
+
+An answer talks to its reader, or about the subject. A model's notes to itself talk about
+the reader ("the user wants…", "用户问的是…") and about its own work on the reply ("I
+should check…", "我得先算…"). When a template's delimiters are stripped, such a block of
+notes opens the text and the answer follows after a line break, whatever words the
+reasoning starts with. ``speech_level`` reads the same shift from Korean sentence endings;
+English and Chinese do not mark it there, so this module reads it from person and
+reference instead.
+
+A block counts as notes when, before the first line break:
+
+- it never addresses the reader (``addressed``: "you", "please", "你", "您", "请", "稍等");
+- it has one strong sign: the requester or the task spoken of in the third person
+  (``_EN_ABOUT``, ``_ZH_ABOUT``), or a first-person plan about the work of answering
+  (``_EN_INTENT``, ``_ZH_INTENT``; in notes style too: "Keep the tone warm.");
+- and one more sign of a different kind (the other strong one, or ``musing``: a hedge, a
+  restart, a self-check), since a single "I'll keep it short." is an assistant's aside;
+  a plan with only a musing beside it needs two sentences: one sentence announcing work
+  ("Hold on, let me double-check the numbers.") is a preamble to the user;
+- and an answer follows it (not a token or markup: the delimited rules read those).
+
+Each sign is a table of literal anchors with the regex that must follow them
+(``cues.Markers``): one regex with every continuation inlined cost ~16 µs per answer,
+most of it on answers that are nothing like notes.
+
+A prompt that names the requester itself ("write a user story", "用户表怎么设计") makes
+talk about "the user" ordinary, so ``prompt_names`` turns that sign off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from leakline.detectors.heuristics.cues import Markers, opening_block, sentences
+
+
+@dataclass(frozen=True, slots=True)
+class NotesRegister:
+    """The signs that one language's opening block is written for the model itself."""
+
+    script: str  # the opening script this row reads (``cues.Prepared.scripts``)
+    addressed: re.Pattern[str]  # the block talks to its reader: an answer
+    # STRONG: the requester or the task in the third person; WEAK: the model's own plan
+    # for working out or writing the reply. One scan finds either.
+    signs: Markers
+    intent: Markers  # the plans alone, for a block whose talk of the requester is discounted
+    musing: re.Pattern[str]  # hedges, restarts, self-checks (weak alone)
+    prompt_names: re.Pattern[str]  # a prompt about users: "the user" is its subject
+
+
+# Verbs of working on a reply, not of talking to the reader ("explain", "mention", "note"
+# and "clarify" are how an assistant introduces a caveat to its user).
+_EN_WORK = (
+    r"(?:answer|respond|reply|check|verify|double[- ]check|re-?check|confirm|compute"
+    r"|calculate|work\s+out|figure|recall|remember|consider|reconsider|think|assume|decide"
+    r"|plan|pick|choose|go\s+with|make\s+sure|be\s+careful|avoid|keep\s+(?:it|the\s+answer)"
+    r"|start\s+(?:with|by)|focus|look\s+(?:at|up|into)|parse|re-?read|count|add\s+up|sum"
+    r"|structure|write\s+the|draft|format|list\s+the|convert|search|interpret|guess)\b"
+)
+_EN_WORK_NEXT = r"\s+(?:\w+\s+)?" + _EN_WORK  # "I should (probably) check"
+_EN_REQUESTER_DOES = (
+    r"(?:['’]s)?\s+(?:\w+\s+)?(?:wants?|wanted|asks|asked|asking|said|says|mentions?|mentioned"
+    r"|means|meant|question|request|message|query|intent|is\s+(?:asking|looking|trying|probably"
+    r"|likely|confused|wondering)|probably|likely|seems|might\s+(?:want|mean)|expects?|did)\b"
+)
+# telegraphic notes drop the article: "Customer wants a refund. User says hi."
+_EN_BARE_REQUESTER = (
+    r"\s+(?:just\s+)?(?:says|said|wants|asks|asked|is\s+asking|mentions|mentioned)\b"
+)
+_EN_TASK_DOES = (
+    r"\s+(?:is\s+(?:asking|about|basically|really|probably)|asks|wants|mentions|says|seems"
+    r"|requires|gives|states)\b"
+)
+_ZH_REQUESTER_DOES = (
+    r"[^，。！？\n]{0,6}?(?:问|想知道|想要|想问|提到|说(?!明)|希望我|让我|要我|的意思|的问题|的需求"
+    r"|在问|要的是|用的是|只是|想|要)|(?:应该|好像|似乎|可能|大概)是"
+)
+_ZH_WORK = (
+    r"(?!们)[^，。！？\n]{0,6}?(?:想|算|看|检查|确认|核对|回忆|考虑|分析|理解|判断|决定|列|回答"
+    r"|回复|组织|整理|计算|验证|假设|注意|避免|排序|搞清楚|弄清楚|规划|写)"
+)
+_ZH_REPLY_RULE = r"(?:要|别|不要|不用|尽量|应该|得)"  # "回答别写太长", "语气要正式"
+_ZH_REPLY_ADD = r"(?:提醒|提一下|解释|说明|补充)"  # "再解释原因", "顺便提一下"
+
+_EN_ABOUT: dict[str, str | None] = {
+    **dict.fromkeys(
+        ("the user", "the person", "the asker", "the requester", "the op"),
+        _EN_REQUESTER_DOES,
+    ),
+    **dict.fromkeys(("user", "customer", "asker"), _EN_BARE_REQUESTER),
+    "they": r"(?:['’]re|\s+are|\s+were|['’]ve|\s+have)?\s+(?:probably\s+|just\s+"
+    r"|actually\s+)?(?:asked|asking|said|mentioned|meant)\b"
+    r"|['’]re\s+(?:describing|asking|looking\s+for)\b",
+    "what they": r"\s+(?:mean|meant|want|asked)\b",
+    "their": r"\s+(?:question|request|message|prompt|query)\b",
+    **dict.fromkeys(("the question", "the prompt", "the request", "the task"), _EN_TASK_DOES),
+    **dict.fromkeys(
+        ("is the question", "was the question", "is the prompt", "was the prompt"),
+        r"\s+(?:about|asking)\b",
+    ),
+    "i'm being asked": None,
+    "i’m being asked": None,
+    # what the model was told, spoken of as a third party
+    "system": r"\s+(?:prompt|instructions?|message)\s+(?:says|said|say|tells"
+    r"|requires|forbids|allows)\b",
+}
+_EN_INTENT: dict[str, str | None] = {
+    **dict.fromkeys(
+        (
+            "i should",
+            "i need to",
+            "i have to",
+            "i must",
+            "i will",
+            "i am going to",
+            "i want to",
+            "i'll",
+            "i’ll",
+            "let me",
+            "we need to",
+            "we have to",
+            "need to",
+        ),
+        _EN_WORK_NEXT,
+    ),
+    **dict.fromkeys(
+        (
+            "my answer",
+            "my reply",
+            "my response",
+            "the answer",
+            "the reply",
+            "the response",
+            "the tone",
+            "the wording",
+        ),
+        r"\s+should\b",
+    ),
+    "before i": r"\s+(?:answer|reply|respond|write)\b",
+    # a note to itself about the reply: "Keep the tone warm.", "Lead with chmod, keep it brief."
+    **dict.fromkeys(
+        (
+            "keep",
+            "make",
+            "give",
+            "write",
+            "draft",
+            "output",
+            "lead with",
+            "start with",
+            "end with",
+            "answer",
+            "respond",
+            "reply",
+        ),
+        r"\b[^.!?\n]{0,40}?\b(?:answer|reply|response|tone|brief|concise|friendly|warm|polite"
+        r"|the\s+main)\b",
+    ),
+    **dict.fromkeys(
+        (
+            "i wonder",
+            "my guess",
+            "my first guess",
+            "i was wrong",
+            "i am wrong",
+            "i'll assume",
+            "i’ll assume",
+        ),
+        None,
+    ),
+}
+_ZH_ABOUT: dict[str, str | None] = {
+    **dict.fromkeys(("用户", "对方", "提问者", "楼主"), _ZH_REQUESTER_DOES),
+    "问的是": None,  # subjectless: "问的是水的沸点"
+    "问题": r"(?:问的是|是在问|要求|说的是|给了|给出)",
+    "题目": r"(?:问的是|是在问|要求|说的是|给了|给出|问|说|中|里)",
+    **dict.fromkeys(("他", "她"), r"(?:问|想问|想知道|说的|的意思|提到)"),
+}
+_ZH_INTENT: dict[str, str | None] = {
+    **dict.fromkeys(
+        ("我需要", "我应该", "我得", "我要先", "我先", "我再", "我要", "我可以先"),
+        _ZH_WORK,
+    ),
+    "让我": r"(?!们)",
+    **dict.fromkeys(("我觉得", "我认为", "我猜"), r"(?:答案|应该是)"),
+    # a note to itself about the reply: "回答别写太长", "语气要正式", "先共情"
+    **dict.fromkeys(("回答", "回复", "语气", "答案"), _ZH_REPLY_RULE),
+    "先共情": None,
+    **dict.fromkeys(("给", "给出", "再", "顺便", "最后"), _ZH_REPLY_ADD),
+}
+
+REGISTERS: dict[str, NotesRegister] = {
+    "en": NotesRegister(
+        script="latin",
+        # literals first, so the engine scans for "y" and "p"; the word start checked after
+        addressed=re.compile(
+            r"you(?<![^\W\d_]you)(?:r|rs|rself)?(?:\b|['’])|please(?<!\wplease)\b"
+        ),
+        signs=Markers(_EN_ABOUT, _EN_INTENT, word_start=True),
+        intent=Markers(_EN_INTENT, word_start=True),
+        musing=re.compile(
+            r"(?:^|[.?!]\s+)(?:wait|hmm+|hm|actually|hold\s+on|no|oh|okay|ok|alright|right|so"
+            r"|now|first|let['’]s\s+see)\b|\b(?:probably|maybe|perhaps|likely|i\s+think|i\s+guess"
+            r"|i\s+believe|seems)\b|\?\s+\w"  # a question the block goes on to answer itself
+        ),
+        prompt_names=re.compile(r"\buser|\bpersona\b|\bcustomer\b", re.IGNORECASE),
+    ),
+    "zh": NotesRegister(
+        script="han",
+        addressed=re.compile(r"[你您请]|稍等"),
+        signs=Markers(_ZH_ABOUT, _ZH_INTENT),
+        intent=Markers(_ZH_INTENT),
+        musing=re.compile(
+            r"嗯|等等|不对|等一下|好像|大概|也许|应该是|似乎|对吧|对吗|再(?:检查|确认|算|想)"
+            r"|验证一下|核对一下|算一下|我记得|我以为|[说算搞]错了|对不对|就行|[？?][^\n]"
+        ),
+        prompt_names=re.compile(r"用户|客户"),
+    ),
+}
+_BY_SCRIPT = {row.script: lang for lang, row in REGISTERS.items()}
+
+# Notes are a block of at most this many characters before the first line break.
+_BLOCK_CHARS = 600
+# What may not open the text after the block: a token or markup the delimited rules read.
+_NOT_AN_ANSWER = "<[◁{"
+# How a token that closes the block ends.
+_CLOSING = (">", "]", "▷")
+
+
+def notes_block(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | None:
+    """(language, span of the block) when ``text`` opens with a block of notes to itself
+    and an answer follows it."""
+    found = opening_block(text, _BY_SCRIPT, _BLOCK_CHARS)
+    if found is None:
+        return None
+    lang, start, brk, resume = found
+    row = REGISTERS[lang]
+    if resume >= len(text) or text[resume] in _NOT_AN_ANSWER:
+        return None
+    block = text[start:brk]
+    if block.rstrip().endswith(_CLOSING):
+        return None  # "…</think>": a delimited region, read by the delimited rules
+    if lang == "en":
+        block = block.lower()
+    if row.addressed.search(block) is not None:
+        return None
+    kinds = row.signs.scan(block)  # stops at the first STRONG sign
+    if not kinds:
+        return None  # the common case: nothing of notes in the block
+    about = bool(kinds & Markers.STRONG)
+    intent = bool(kinds & Markers.WEAK)
+    if about and prompt and row.prompt_names.search(prompt) is not None:
+        about = False  # the prompt is about users: so may the answer be
+        intent = intent or bool(row.intent.scan(block))
+        if not intent:
+            return None
+    elif about and not intent and row.musing.search(block) is None:
+        intent = bool(row.intent.scan(block))  # a plan after the scan's stop
+    if not (intent and about):
+        if row.musing.search(block) is None:
+            return None
+        if not about and len(sentences(text, start, brk - start, 2)) < 2:
+            return None  # one sentence announcing work ("稍等，我再核对一下。"): a preamble
+    return lang, (start, brk)
