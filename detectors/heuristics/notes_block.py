@@ -1,19 +1,20 @@
-"""Untagged reasoning read from who the opening block is written for (English, Chinese).
+"""Untagged reasoning read from who the opening block is written for (en, zh, ko).
 
 An answer talks to its reader, or about the subject. A model's notes to itself talk about
 the reader ("the user wants…", "用户问的是…") and about its own work on the reply ("I
 should check…", "我得先算…"). When a template's delimiters are stripped, such a block of
 notes opens the text and the answer follows after a line break, whatever words the
-reasoning starts with. ``speech_level`` reads the same shift from Korean sentence endings;
-English and Chinese do not mark it there, so this module reads it from person and
-reference instead.
+reasoning starts with. ``speech_level`` reads the same shift from Korean sentence endings
+when the notes are plain; English and Chinese do not mark it there, and Korean notes may be
+polite or memo-style, so this module reads it from person and reference instead.
 
 A block counts as notes when, before the first line break:
 
-- it never addresses the reader (``addressed``: "you", "please", "你", "您", "请", "稍等");
+- it never addresses the reader (``addressed``: "you", "please", "你", "您", "请", "稍等",
+  "-세요", "고객님");
 - it has one strong sign: the requester or the task spoken of in the third person
   (``_EN_ABOUT``, ``_ZH_ABOUT``), or a first-person plan about the work of answering
-  (``_EN_INTENT``, ``_ZH_INTENT``; in notes style too: "Keep the tone warm.");
+  (``_EN_INTENT``, ``_ZH_INTENT``, ``_KO_INTENT``);
 - and one more sign of a different kind (the other strong one, or ``musing``: a hedge, a
   restart, a self-check), since a single "I'll keep it short." is an assistant's aside;
   a plan with only a musing beside it needs two sentences: one sentence announcing work
@@ -25,7 +26,8 @@ Each sign is a table of literal anchors with the regex that must follow them
 most of it on answers that are nothing like notes.
 
 A prompt that names the requester itself ("write a user story", "用户表怎么设计") makes
-talk about "the user" ordinary, so ``prompt_names`` turns that sign off.
+talk about "the user" ordinary, so ``prompt_names`` turns that sign off; a prompt that asks
+for memo-style text (a Korean summary) turns the check off (``asked_for``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from leakline.detectors.heuristics.cues import Markers, opening_block, sentences
+from leakline.detectors.heuristics.speech_level import LEVELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +51,7 @@ class NotesRegister:
     intent: Markers  # the plans alone, for a block whose talk of the requester is discounted
     musing: re.Pattern[str]  # hedges, restarts, self-checks (weak alone)
     prompt_names: re.Pattern[str]  # a prompt about users: "the user" is its subject
+    asked_for: re.Pattern[str] | None  # a prompt that asks for notes-style text (a summary)
 
 
 # Verbs of working on a reply, not of talking to the reader ("explain", "mention", "note"
@@ -139,25 +143,6 @@ _EN_INTENT: dict[str, str | None] = {
         r"\s+should\b",
     ),
     "before i": r"\s+(?:answer|reply|respond|write)\b",
-    # a note to itself about the reply: "Keep the tone warm.", "Lead with chmod, keep it brief."
-    **dict.fromkeys(
-        (
-            "keep",
-            "make",
-            "give",
-            "write",
-            "draft",
-            "output",
-            "lead with",
-            "start with",
-            "end with",
-            "answer",
-            "respond",
-            "reply",
-        ),
-        r"\b[^.!?\n]{0,40}?\b(?:answer|reply|response|tone|brief|concise|friendly|warm|polite"
-        r"|the\s+main)\b",
-    ),
     **dict.fromkeys(
         (
             "i wonder",
@@ -191,6 +176,29 @@ _ZH_INTENT: dict[str, str | None] = {
     **dict.fromkeys(("给", "给出", "再", "顺便", "最后"), _ZH_REPLY_ADD),
 }
 
+# Korean notes are in any speech level (``speech_level`` reads the plain ones): polite notes
+# speak of the requester with an honorific ("써 달라고 하시네요"), memo notes end in nouns
+# ("JS 배열 합계 질문.", "사과 톤 유지 필요.").
+# Hangul syllables whose final consonant is ㅁ: the nominal ending of memo notes.
+_M_FINAL = "".join(chr(0xAC00 + 28 * vowel_and_initial + 16) for vowel_and_initial in range(399))
+_KO_ABOUT: dict[str, str | None] = {
+    "사용자": r"(?:가|는|께서|의)?\s?(?:[^.!?\n]|\.(?=[A-Za-z0-9])){0,40}?(?:물어|물었|묻|질문|요청"
+    r"|원하|원해|달라고|알고\s?싶|궁금|했네|하네|하시네)",
+    "달라고": r"\s?(?:하시|하셨|했|한다|함|요청)",
+    **dict.fromkeys(("질문이", "질문은"), r"(?:[^.!?\n]){0,60}?(?:이다|임|인지|거다)"),
+    **dict.fromkeys(("고객 문의", "고객문의"), None),
+    **dict.fromkeys(("질문", "요청", "문의"), r"\s?[.:]"),  # a memo's heading: "regex 요청."
+}
+_KO_INTENT: dict[str, str | None] = {
+    **dict.fromkeys(("야겠", "답하자", "주자", "넣자", "정리하자", "답은"), None),
+    **dict.fromkeys(
+        ("언급", "덧붙이", "넣으면", "넣는", "안내하", "설명하", "마무리하", "알려드리면"),
+        r"(?:하)?(?:면\s?좋|는\s?게\s?(?:좋|낫)|자|기로|야)",
+    ),
+    "필요": r"(?:함)?\s?[.]",  # "사과 톤 유지 필요."
+    "검산": None,
+}
+
 REGISTERS: dict[str, NotesRegister] = {
     "en": NotesRegister(
         script="latin",
@@ -206,6 +214,7 @@ REGISTERS: dict[str, NotesRegister] = {
             r"|i\s+believe|seems)\b|\?\s+\w"  # a question the block goes on to answer itself
         ),
         prompt_names=re.compile(r"\buser|\bpersona\b|\bcustomer\b", re.IGNORECASE),
+        asked_for=None,
     ),
     "zh": NotesRegister(
         script="han",
@@ -217,6 +226,21 @@ REGISTERS: dict[str, NotesRegister] = {
             r"|验证一下|核对一下|算一下|我记得|我以为|[说算搞]错了|对不对|就行|[？?][^\n]"
         ),
         prompt_names=re.compile(r"用户|客户"),
+        asked_for=None,
+    ),
+    "ko": NotesRegister(
+        script="hangul",
+        # imperatives and titles for the reader; "드리-" is not here: notes plan it too
+        # ("알려드리면 좋겠어요")
+        addressed=re.compile(r"세요|십시오|당신|고객님"),
+        signs=Markers(_KO_ABOUT, _KO_INTENT),
+        intent=Markers(_KO_INTENT),
+        musing=re.compile(
+            r"(?:^|\s)(?:음|흠|잠깐|아니|그래|좋아|어차피|근데|아마)[,.\s]|것\s?같|[?？]\s?\S"
+            rf"|[{_M_FINAL}]\.|맞아요|맞다"  # memo endings: "충분함.", "다름."
+        ),
+        prompt_names=re.compile(r"사용자|고객"),
+        asked_for=LEVELS["ko"].asked_for,  # a summary, a translation, a diary: plain or memo style
     ),
 }
 _BY_SCRIPT = {row.script: lang for lang, row in REGISTERS.items()}
@@ -244,13 +268,15 @@ def notes_block(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | No
         return None  # "…</think>": a delimited region, read by the delimited rules
     if lang == "en":
         block = block.lower()
-    if row.addressed.search(block) is not None:
-        return None
     kinds = row.signs.scan(block)  # stops at the first STRONG sign
     if not kinds:
         return None  # the common case: nothing of notes in the block
+    if row.addressed.search(block) is not None:
+        return None
     about = bool(kinds & Markers.STRONG)
     intent = bool(kinds & Markers.WEAK)
+    if prompt and row.asked_for is not None and row.asked_for.search(prompt) is not None:
+        return None  # the user asked for text in this style
     if about and prompt and row.prompt_names.search(prompt) is not None:
         about = False  # the prompt is about users: so may the answer be
         intent = intent or bool(row.intent.scan(block))

@@ -2,8 +2,8 @@
 
 Four signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
 sentences of planning narration, (Korean) a plain-style block of notes followed by a
-polite answer (``speech_level``), and (English, Chinese) an opening block written about
-the requester and the model's own work rather than to the reader (``notes_block``)."""
+polite answer (``speech_level``), and (English, Chinese, Korean) an opening block written
+about the requester and the model's own work rather than to the reader (``notes_block``)."""
 
 from __future__ import annotations
 

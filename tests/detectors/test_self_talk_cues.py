@@ -271,6 +271,18 @@ NOTES_BLOCK = [
         "zh",
         id="zh_requester_and_hedge",
     ),
+    pytest.param(
+        "환불 규정 문의. 구매 후 10일 지났다고 했으니 기간 안인지 먼저 봐야겠어요.\n\n"
+        "구매 후 14일 이내라 환불이 가능합니다.",
+        "ko",
+        id="ko_polite_notes",
+    ),
+    pytest.param(
+        "엑셀 중복 제거 요청. 버전에 따라 메뉴 위치가 다름.\n\n"
+        "데이터 탭에서 중복된 항목 제거를 누르면 됩니다.",
+        "ko",
+        id="ko_memo_notes",
+    ),
 ]
 
 
@@ -327,6 +339,20 @@ NOTES_BLOCK_NEGATIVES = [
         "稍等，我再核对一下数字。食材先备好。\n\n先下姜片，再放辣椒。", {}, id="zh_polite_wait"
     ),
     pytest.param("我建议你先备份数据，可能会丢失设置。\n\n备份后再升级。", {}, id="zh_addressed"),
+    # a polite answer to the reader, an FAQ line, a meeting summary that is the answer
+    pytest.param(
+        "문의하신 환불은 아마 가능할 것 같아요. 영수증을 준비해 주세요.\n\n매장에서 처리됩니다.",
+        {},
+        id="ko_addressed",
+    ),
+    pytest.param(
+        "자주 묻는 질문: 배송은 얼마나 걸리나요?\n\n보통 2~3일 걸립니다.", {}, id="ko_faq_line"
+    ),
+    pytest.param(
+        "회의 요약: 출시일 확정됨. 디자인 수정 필요.\n\n다음 회의는 금요일입니다.",
+        {"prompt": "회의 내용을 요약해 줘"},
+        id="ko_summary_asked_for",
+    ),
 ]
 
 
