@@ -566,7 +566,10 @@ def bench_rss(root: Path, quick: bool, count: int | None = None) -> dict[str, An
 
 TARGETS = {
     "detectors_events_per_s": ("≥ 50000 /s per core", lambda v: v >= 50000),
-    "pipeline_events_per_s": ("≥ 20000 /s per worker", lambda v: v >= 20000),
+    # issue 19's figure for one worker on the 2-core machine (issue 7 had asked 20000 before
+    # the worker batched inside Faust; docs/operations/performance.md says why that was out of
+    # reach on two cores shared with the broker and the producer)
+    "pipeline_events_per_s": ("≥ 12000 /s per worker", lambda v: v >= 12000),
     "pipeline_vs_raw_ratio": ("≥ 0.5", lambda v: v >= 0.5),
     "pipeline_cpu_vs_json_decode": ("≤ 4x", lambda v: v <= 4),
     "freshness_p99_s": ("≤ 2 s at 2k/s", lambda v: v <= 2),
