@@ -13,8 +13,8 @@ A block counts as notes when, before the first line break:
 - it never addresses the reader (``addressed``: "you", "please", "你", "您", "请", "稍等",
   "-세요", "고객님");
 - it has one strong sign: the requester or the task spoken of in the third person
-  (``_EN_ABOUT``, ``_ZH_ABOUT``), or a first-person plan about the work of answering
-  (``_EN_INTENT``, ``_ZH_INTENT``, ``_KO_INTENT``);
+  (``_EN_ABOUT``, ``_ZH_ABOUT``, ``_KO_ABOUT``), or a first-person plan about the work
+  of answering (``_EN_INTENT``, ``_ZH_INTENT``, ``_KO_INTENT``);
 - and one more sign of a different kind (the other strong one, or ``musing``: a hedge, a
   restart, a self-check), since a single "I'll keep it short." is an assistant's aside;
   a plan with only a musing beside it needs two sentences: one sentence announcing work
