@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from conftest import build_exchange
 
 from leakline.detectors import run_detectors
 from leakline.detectors.families import active_families, families_excluding
@@ -207,10 +206,10 @@ def test_split_marker_is_flagged(detect):
     assert finding.details["split_across_chunks"] is True
 
 
-def test_streamed_and_whole_agree():
+def test_streamed_and_whole_agree(make_exchange):
     text = 'Ok. <|tool_call_start|>{"name": "get_weather", "arguments": {"city": "Paris"}}'
     pieces = tuple(text[i : i + 7] for i in range(0, len(text), 7))
     with unseen(text):
-        whole = run_detectors(build_exchange(text)).labels
-        streamed = run_detectors(build_exchange(text, stream=True, pieces=pieces)).labels
+        whole = run_detectors(make_exchange(text)).labels
+        streamed = run_detectors(make_exchange(text, stream=True, pieces=pieces)).labels
     assert whole == streamed == ("tool_call_as_text",)
