@@ -273,17 +273,16 @@ def notes_block(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | No
         return None  # the common case: nothing of notes in the block
     if row.addressed.search(block) is not None:
         return None
-    about = bool(kinds & Markers.STRONG)
-    intent = bool(kinds & Markers.WEAK)
     if prompt and row.asked_for is not None and row.asked_for.search(prompt) is not None:
         return None  # the user asked for text in this style
+    about = bool(kinds & Markers.STRONG)
+    intent = bool(kinds & Markers.WEAK)
+    if about and not intent:
+        intent = bool(row.intent.scan(block))  # a plan after the scan's stop
     if about and prompt and row.prompt_names.search(prompt) is not None:
         about = False  # the prompt is about users: so may the answer be
-        intent = intent or bool(row.intent.scan(block))
-        if not intent:
-            return None
-    elif about and not intent and row.musing.search(block) is None:
-        intent = bool(row.intent.scan(block))  # a plan after the scan's stop
+    if not (intent or about):
+        return None
     if not (intent and about):
         if row.musing.search(block) is None:
             return None
