@@ -81,7 +81,7 @@ DECLARED_FRAMES = [
         id="react_string_input",
     ),
     pytest.param(
-        "思考：需要查天气。\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}",
+        '思考：需要查天气。\nAction: get_weather\nAction Input: {"city": "Paris"}',
         "get_weather",
         PARIS,
         "react",
@@ -92,7 +92,7 @@ DECLARED_FRAMES = [
         '{"action": "get_weather", "action_input": {"city": "Paris"}}\n```',
         "get_weather",
         PARIS,
-        "react",
+        "declared_json",
         id="react_fenced_json_action",
     ),
     pytest.param(
@@ -288,7 +288,7 @@ NEGATIVES = [
     pytest.param("You can call `get_weather(city)` to get the forecast.", True, id="inline_code"),
     pytest.param("The get_weather function takes a city and returns a forecast.", True, id="prose"),
     pytest.param(
-        "To answer, I would normally call get_weather(city=\"Paris\") but it is down.",
+        'To answer, I would normally call get_weather(city="Paris") but it is down.',
         True,
         id="call_mid_sentence",
     ),
@@ -317,7 +317,7 @@ NEGATIVES = [
         id="doc_bullets_schema_like",
     ),
     pytest.param(
-        "### get_weather\nParameters:\n- city (string)\n\nExample: get_weather(city=\"Paris\")"
+        '### get_weather\nParameters:\n- city (string)\n\nExample: get_weather(city="Paris")'
         " returns the forecast.",
         True,
         id="doc_example_line",
@@ -358,7 +358,7 @@ NEGATIVES = [
         id="zh_json_fence_prose",
     ),
     pytest.param(
-        "예시입니다:\n```\nAction: get_weather\nAction Input: {\"city\": \"Paris\"}\n```\n"
+        '예시입니다:\n```\nAction: get_weather\nAction Input: {"city": "Paris"}\n```\n'
         "이 형식을 따르세요.",
         True,
         id="ko_react_in_fence",
@@ -377,13 +377,14 @@ NEGATIVES = [
         id="json_data_source_with_object",
     ),
     pytest.param(
-        '{"calls": [{"tool": "get_weather", "count": 12}, {"tool": "search_docs", '
-        '"count": 3}]}',
+        '{"calls": [{"tool": "get_weather", "count": 12}, {"tool": "search_docs", "count": 3}]}',
         True,
         id="json_usage_stats",
     ),
     # bracketed prose and links
-    pytest.param("[Calling all developers] Join our meetup on Friday.", False, id="bracket_heading"),
+    pytest.param(
+        "[Calling all developers] Join our meetup on Friday.", False, id="bracket_heading"
+    ),
     pytest.param("See [Calling get_weather](https://docs.example.com).", False, id="md_link"),
     pytest.param("Put the call in the [tool_call: <name>] slot.", False, id="bracket_placeholder"),
     pytest.param("[호출 안내] 내일부터 상담 시간이 바뀝니다.", False, id="ko_bracket_notice"),
@@ -398,10 +399,12 @@ NEGATIVES = [
     ),
     pytest.param('{"name": "get_weather", "arguments": "Paris"}', False, id="args_not_object"),
     # tokens without a call
-    pytest.param("<|im_start|>assistant\nThe weather is sunny.<|im_end|>", False, id="tokens_prose"),
+    pytest.param(
+        "<|im_start|>assistant\nThe weather is sunny.<|im_end|>", False, id="tokens_prose"
+    ),
     pytest.param('<|im_start|>{"city": "Paris", "temp": 21}<|im_end|>', False, id="tokens_data"),
     pytest.param(
-        "<|channel|>analysis<|message|>{\"plan\": {\"steps\": 2}}<|end|>",
+        '<|channel|>analysis<|message|>{"plan": {"steps": 2}}<|end|>',
         False,
         id="tokens_channel_json",
     ),
