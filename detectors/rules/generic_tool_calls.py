@@ -106,8 +106,6 @@ class GenericToolCalls(DetectorBase):
             return []
         has_bracket = bool(found & generic.BRACKET)
         blocks: list[tuple[int, int, str, str, list[Call], float]] = []
-        if free:
-            blocks.extend(_frame_blocks(exchange, text, found))
         if found:
             blocks.extend(_token_blocks(exchange, text))
         if found & generic.ANGLE:
@@ -125,6 +123,9 @@ class GenericToolCalls(DetectorBase):
                     blocks.extend(_json_blocks(exchange, text, head))
                 if listed and not pythonic_row:
                     blocks.extend(_pythonic_blocks(exchange, text))
+        if free:
+            # after the shapes above: at one start their reading wins (the sort is stable)
+            blocks.extend(_frame_blocks(exchange, text, found))
         if not blocks:
             return []
         taken = claimed_spans(text)

@@ -112,7 +112,7 @@ NEGATIVE = [
         id="ko_prose_names_tool",
     ),
     pytest.param(
-        "translate_text 会把文本翻译成目标语言，例如 translate_text(text=\"你好\", target=\"en\") 返回英文。",
+        'translate_text 会把文本翻译成目标语言，例如 translate_text(text="你好", target="en") 返回英文。',
         {"tools": TOOLS},
         id="zh_prose_example_call",
     ),
@@ -133,7 +133,7 @@ NEGATIVE = [
         id="response_format_json",
     ),
     pytest.param(
-        '### fetch_quote\n\n| arg | type |\n|---|---|\n| ticker | string |\n\nReturns a quote.',
+        "### fetch_quote\n\n| arg | type |\n|---|---|\n| ticker | string |\n\nReturns a quote.",
         {"tools": TOOLS},
         id="api_doc_table",
     ),
@@ -181,7 +181,13 @@ NEGATIVE = [
 ]
 
 # (id, reason): held-out cases the rule misses, recorded honestly after the first run.
-KNOWN_MISSES: dict[str, str] = {}
+KNOWN_MISSES: dict[str, str] = {
+    "doubled_angle_tool_call": (
+        "labelled tool_call_as_text, but by tool_call_text: the inner <tool_call> literal is "
+        "the Hermes row's opener, which claims the span and rescues no call from "
+        "'NAME{args}' (no name is rescued)"
+    ),
+}
 
 
 @pytest.mark.parametrize(("text", "kwargs", "name"), POSITIVE)
