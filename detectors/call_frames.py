@@ -371,14 +371,18 @@ _MARKER_BEFORE = re.compile(
     + r"[ \t]*(?:>>|\]\]|】|»|⟫|》|〉)[ \t]*[:：]?[ \t]*$",
     re.IGNORECASE,
 )
-_MARKER = re.compile(
-    r"(?:<<|\[\[|【|«|⟪|《|〈)[ \t]*"
-    + _CALL_WORD
-    + r"[ \t]*(?:>>|\]\]|】|»|⟫|》|〉)[ \t]*[:：]?[ \t]*"
-    r"(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]*[(:]?[ \t]*(?=\{)",
-    re.IGNORECASE,
+# one pattern per opener, each starting with its literal (CPython skips to it fast)
+_MARKERS = tuple(
+    re.compile(
+        re.escape(opener)
+        + r"[ \t]*"
+        + _CALL_WORD
+        + r"[ \t]*(?:>>|\]\]|】|»|⟫|》|〉)[ \t]*[:：]?[ \t]*"
+        r"(?P<name>[A-Za-z_][\w.\-]{0,127})[ \t]*[(:]?[ \t]*(?=\{)",
+        re.IGNORECASE,
+    )
+    for opener in ("<<", "[[")
 )
-MARKER_CHARS = ("<<", "[[", "【", "«", "⟪", "《", "〈")
 
 
 def _marker_frame(text: str, start: int, name_end: int, name: str) -> Block | None:
@@ -416,15 +420,16 @@ _MARKER_CLOSE = re.compile(
 
 def marker_blocks(text: str) -> list[Block]:
     """Call markers with a function-like name and JSON arguments, tools declared or not."""
-    if not any(m in text for m in MARKER_CHARS):
-        return []
     out: list[Block] = []
-    for found in _MARKER.finditer(text):
-        if not function_like(found["name"]):
+    for opener, pattern in zip(("<<", "[["), _MARKERS, strict=True):
+        if opener not in text:
             continue
-        block = _marker_frame(text, found.start(), found.end("name"), found["name"])
-        if block is not None:
-            out.append(block)
+        for found in pattern.finditer(text):
+            if not function_like(found["name"]):
+                continue
+            block = _marker_frame(text, found.start(), found.end("name"), found["name"])
+            if block is not None:
+                out.append(block)
     return out
 
 
@@ -580,10 +585,18 @@ _ASKS_JSON = re.compile(r"(?i)json|\bobject\b|\barguments\b|객체|对象|对象
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type", "call_id", "function"})
 
 
+_INK = re.compile(r"\S")
+
+
 def whole_object(text: str, prompt: str) -> Block | None:
     """The whole reply (optionally one fence) is a call object, with no declared tools."""
-    start = len(text) - len(text.lstrip())
-    end = len(text.rstrip())
+    ink = _INK.search(text)
+    if ink is None or text[ink.start()] not in "{[`~":
+        return None
+    start = ink.start()
+    end = len(text)
+    while end > start and text[end - 1].isspace():
+        end -= 1
     body = text[start:end]
     if body[:3] in ("```", "~~~"):
         nl = body.find("\n")

@@ -12,7 +12,11 @@ rest of what is shaped like a call, when the response has no structured tool cal
   "arguments"|"parameters": …}``, ``{"function": {…}}``) or a pythonic call list
   ``[name(k=v)]`` anywhere in the text, whose every name is a declared tool.
 
-Without declared tools bare JSON never counts: a user who asked for JSON may get
+Then the call frames of ``call_frames`` (no JSON mode asked): declared names in a frame only
+a call puts them in, calls between special tokens, ``tool_code`` fences, bracketed prose
+calls, and a whole-reply call object when the log has no tools (see that module).
+
+Without declared tools bare JSON never counts (the whole-reply frame aside): a user who asked for JSON may get
 ``{"name": "Bob", "arguments": …}`` as the answer. Framing (a special token or call tag)
 is what makes text a call. Every finding has ``details["family"] = "unknown"``, the
 ``token`` (the opening literal) and ``syntax`` (``generic_token`` / ``generic_xml`` /
@@ -163,9 +167,13 @@ class GenericToolCalls(DetectorBase):
         return findings
 
 
+_INK = re.compile(r"\S")
+
+
 def _may_frame(text: str) -> bool:
     """Without declared tools or marks, only a tool fence or a whole-reply object can be a call."""
-    return "```" in text or text.lstrip()[:1] in ("{", "[")
+    ink = _INK.search(text)
+    return ink is not None and (text[ink.start()] in "{[" or "```" in text)
 
 
 def _frame_blocks(
