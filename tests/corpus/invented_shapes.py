@@ -218,7 +218,7 @@ class Grammar:
 
 def _tools_field(api: str, tools: list[Tool]) -> list[dict[str, Any]]:
     """Invented tools in each API's request shape (as corpus_src.tools renders its table)."""
-    out = []
+    out: list[dict[str, Any]] = []
     for t in tools:
         if api == "chat":
             out.append({"type": "function", "function": {"name": t.name, "description": t.domain.desc,
@@ -239,6 +239,7 @@ class _Sink(Theme):
         self.seed = seed
         self.cases: list[dict[str, Any]] = []
         self.counts: dict[tuple[str, str], int] = {}
+        self.current_class = ""  # the class being built: it names the cases
 
     def _add(self, labels, prof: Profile, lang, note, build, tags=None) -> dict[str, Any]:
         unknown = [lb for lb in labels if lb not in LABELS]
@@ -293,11 +294,9 @@ class Gen:
             api = r.choices(("chat", "chat_stream", "responses", "messages"), (60, 15, 12, 13))[0]
         prof = r.choice(PROFILES)
         self.sink.current_class = cls
-        tool_extra = (
-            {"tools": _tools_field("chat" if api.startswith("chat") else api, tools)}
-            if tools
-            else {}
-        )
+        tool_extra: dict[str, Any] = {}
+        if tools:
+            tool_extra["tools"] = _tools_field("chat" if api.startswith("chat") else api, tools)
         if api.startswith("chat") and tools:
             tool_extra["tool_choice"] = "auto"
         if api == "chat":
@@ -305,7 +304,7 @@ class Gen:
                                   extra=tool_extra or None)  # fmt: skip
         elif api == "chat_stream":
             case = self.sink.chat_stream(labels, prof, lang, note, user=user,
-                                         deltas=Cs(text, r.randrange(8)), extra=tool_extra or None)  # fmt: skip
+                                         deltas=list(Cs(text, r.randrange(8))), extra=tool_extra or None)  # fmt: skip
         elif api == "responses":
             case = self.sink.resp(labels, prof, lang, note, user=user, items=[MSG(text)],
                                   extra=tool_extra or None)  # fmt: skip

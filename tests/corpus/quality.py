@@ -29,6 +29,7 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from leakline.detectors import ALL_LABELS, run_detectors
 from leakline.pipeline.core.contract import validate_event
@@ -558,7 +559,7 @@ def invented_cases(split: str) -> list[dict]:
     return invented_shapes.generate_split(split)
 
 
-def invented_figures(cases: list[dict], quality: Quality) -> dict[str, object]:
+def invented_figures(cases: list[dict], quality: Quality) -> dict[str, Any]:
     """What ``evaluate`` measured, regrouped by the generator's classes: recall per
     ``shape_class`` (over the labels its cases expect) and flags per clean look-alike.
     A case missing from ``quality.errors`` got exactly its expected labels."""
@@ -620,7 +621,7 @@ def invented_figures(cases: list[dict], quality: Quality) -> dict[str, object]:
     }
 
 
-def render_invented(split: str, figures: dict) -> str:
+def render_invented(split: str, figures: dict[str, Any]) -> str:
     lines = [
         f"invented shapes, {split} seeds: {figures['cases']} cases, exact label-set match "
         f"{figures['exact_match']:.1%}",
