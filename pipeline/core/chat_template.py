@@ -469,9 +469,14 @@ def _rendered_evidence(
     header = _pieces(on[on.find(_U1) + len(_U1) : on.find(_A1)], pattern)
     prompt = _pieces(on[on.rfind(_U2) + len(_U2) :], pattern)
     # prefill: the generation prompt goes on past the assistant header, and ends on a marker
+    bare = render(_turns({"content": _A1}), prompt=False)
+    bare_tail = _pieces(bare[bare.rfind(_U2) + len(_U2) :], pattern) if bare and _U2 in bare else []
+    added = bool(_past_common(prompt, bare_tail))
     extra = _past_common(prompt, header)
     start = None
-    if extra and extra[-1][0]:
+    if not added:
+        pass  # no generation prompt (or it renders nothing): nothing is prefilled
+    elif extra and extra[-1][0]:
         start = extra[-1][1]
     elif not extra and prompt and prompt[-1][0] and len(prompt) < len(header):
         start = prompt[-1][1]  # history turns get more (an empty block) after the same start

@@ -4,12 +4,16 @@ A family the built-in table (``leakline.detectors.families.FAMILIES``) does not 
 imported from the files a model ships with (``leakline families import``):
 
 - ``tokenizer_config.json``: ``added_tokens_decoder`` (the ``special: true`` entries are
-  special tokens that must never be visible) and, when no template file is given, its
-  ``chat_template``;
+  special tokens that must never be visible; the ``special: false`` ones decode as text,
+  and count only when the chat template writes them or treats them as reasoning
+  delimiters, as Qwen3's ``<think>``) and, when no
+  template file is given, its ``chat_template`` (a string, or named templates, each read
+  alone);
 - ``tokenizer.json`` (optional): its ``added_tokens`` list, read the same way;
-- the chat template (optional file): the reasoning delimiters it writes or splits on,
-  whether its generation prompt ends with the start delimiter (prefilled), and the
-  tool-call tags it writes, matched against the known ``ToolMarkup`` rows.
+- the chat template (optional file): the reasoning delimiters, found by what the template
+  does with a marker, whatever it is called (``chat_template.read_reasoning``: prefilled
+  by the generation prompt, written around the reasoning, split on and stripped from
+  history), and the tool-call tags it writes, matched against the known ``ToolMarkup`` rows.
 
 The result is one reviewed row in ``DATA_DIR/families.json``::
 
