@@ -280,8 +280,6 @@ def closer_forms(opener: str) -> list[str]:
         if opener.startswith(bracket) and len(opener) > len(bracket) + 1:
             out.append(bracket + "/" + opener[len(bracket) :])  # <x> -> </x>, <|x|> -> <|/x|>
             break
-    if len(opener) > 2 and opener[0] not in "<[◁【":
-        out.append(opener[0] + "/" + opener[1:])
     for a, b in _WORD_SWAPS:
         if a in opener:
             out.append(opener.replace(a, b, 1))
