@@ -106,8 +106,8 @@ def _token_at(text: str, pos: int) -> tuple[str, int, str, bool] | None:
     end = m.end()
     if opened == "[" and end < len(text) and text[end] in "(:[":
         return None  # Markdown: [text](url), [ref]: url, [text][ref]
-    if opened == "<" and not pipe and word.lower() in _HTML:
-        return None
+    if opened == "<" and not pipe and (word.lower() in _HTML or text[end - 2] == "/"):
+        return None  # an HTML element, or a self-closing XML/JSX element (``<Route />``)
     return text[pos:end], end, word, bool(m.group("slash"))
 
 

@@ -90,7 +90,8 @@ class Thresholds:
 
     min_count: int = 8
     min_rate: float = 0.005
-    ratio: float = 0.05
+    ratio: float = 0.05  # against the fleet, whose content differs from the group's
+    sibling_ratio: float = 0.2  # against the same model's other versions: the same content
     min_others: int = 500
     z: float = 3.0
 
@@ -317,7 +318,8 @@ class MarkerLearner:
                     continue
                 seen = model.upper(shape) if baseline == "siblings" else self._everyone(shape)
                 elsewhere = max(0, seen - count)
-                if wilson(elsewhere, others, t.z)[1] > t.ratio * low:
+                ratio = t.sibling_ratio if baseline == "siblings" else t.ratio
+                if wilson(elsewhere, others, t.z)[1] > ratio * low:
                     continue
                 # the same event's prompt was checked where the shape was found; this is
                 # the model's prompts at large (system prompts that ask for a format)
