@@ -141,3 +141,34 @@ def accept(data_dir: Path, suggestion_id: str) -> tuple[dict[str, Any], Path]:
     rows = ff.merge(ff.read_families(path), row, replace=False)
     ff.write_families(path, rows)
     return item["row"], path
+
+
+def render(items: Sequence[dict[str, Any]], fmt: str) -> str:
+    """``families suggest`` output: JSON (one document) or a table."""
+    if fmt == "json":
+        return orjson.dumps({"suggestions": list(items)}, option=orjson.OPT_INDENT_2).decode() + "\n"
+    if not items:
+        return "no suggestions\n"
+    lines = []
+    for s in items:
+        group = s.get("group") or {}
+        low, high = (s.get("interval") or [0.0, 0.0])[:2]
+        lines.append(
+            f"{s['id']}  {s.get('status', 'new'):<8} {' … '.join(s.get('shape') or [])}"
+            f"  ({s.get('kind')}, {'/'.join(s.get('where') or [])})"
+        )
+        lines.append(
+            f"    group: {group.get('model')} {group.get('engine')} "
+            f"{group.get('engine_version')} template {group.get('template_hash')}"
+        )
+        lines.append(
+            f"    {s.get('count')} of {s.get('events')} responses, rate in [{low:.4f}, "
+            f"{high:.4f}]; prompts {s.get('prompt_count')}; other versions "
+            f"{s.get('others_count')} of {s.get('others_events')} ({s.get('baseline')}); "
+            f"first seen {s.get('first_seen')}"
+        )
+        for example in s.get("examples") or []:
+            lines.append(f"    e.g. {example!r}")
+        row = s.get("row") or {}
+        lines.append(f"    row: {orjson.dumps(row).decode()}")
+    return "\n".join(lines) + "\n"

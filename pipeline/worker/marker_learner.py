@@ -32,17 +32,22 @@ directory for ``leakline families suggest`` / ``accept``.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from leakline.detectors import marker_shapes as ms
 
+log = logging.getLogger("leakline.markers")
+
 # (group key, events in the batch, that group's sightings)
-BatchMarkers = dict[str, tuple[int, list[ms.Sighting]]]
+BatchMarkers = dict[str, tuple[int, list[Any]]]
 
 
 class MisraGries:
@@ -386,6 +391,80 @@ class MarkerLearner:
             "examples": [self._redact(e) for e in group.examples.get(shape, [])[:3]],
             "row": family_row(sid, model, shape, where),
         }
+
+
+class WorkerLearner:
+    """The worker's side: feed each batch's sightings, review, and keep the worker's
+    suggestions file (``marker_suggestions``) and metric current. Never raises into the
+    worker: a learner that fails is logged and the batch goes on."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        worker_id: str,
+        redaction: str,
+        *,
+        write_every_s: float = 10.0,
+        publish: Callable[[dict[str, int]], None] | None = None,
+        learner: MarkerLearner | None = None,
+    ) -> None:
+        from leakline.pipeline.core import marker_suggestions as sg
+        from leakline.pipeline.core.redact import Redactor
+
+        redactor = Redactor.from_spec(redaction)
+        self.learner = learner or MarkerLearner(redact=lambda text: redactor.redact(text).text)
+        if learner is not None:
+            learner._redact = lambda text: redactor.redact(text).text
+        self.path = sg.worker_path(data_dir, worker_id)
+        self.worker_id = worker_id
+        self.write_every_s = write_every_s
+        self.publish = publish
+        self._written = 0.0
+        self._dirty = False
+
+    def observe(self, markers: BatchMarkers | None) -> list[dict[str, Any]]:
+        """One batch; returns the new suggestions (also written to the file)."""
+        if not markers:
+            return []
+        try:
+            self.learner.add(markers)
+            fresh = self.learner.review()
+            self._dirty = self._dirty or bool(self.learner.suggestions)
+            now = time.monotonic()
+            if fresh or (self._dirty and now - self._written >= self.write_every_s):
+                self.write()
+                self._written = now
+            if fresh:
+                for item in fresh:
+                    log.warning(
+                        "new marker shape %s in %s (%d of %d responses); "
+                        "`leakline families suggest --where id=%s`",
+                        " … ".join(item["shape"]),
+                        item["group"]["model"],
+                        item["count"],
+                        item["events"],
+                        item["id"],
+                    )
+                if self.publish is not None:
+                    self.publish(self.counts())
+            return fresh
+        except Exception:  # the learner must never stop the stream
+            log.exception("the marker learner failed on a batch; skipped")
+            return []
+
+    def counts(self) -> dict[str, int]:
+        """Suggestions by kind (``token`` / ``pair``): the metric's values."""
+        out = {"token": 0, "pair": 0}
+        for item in self.learner.suggestions.values():
+            out[item["kind"]] = out.get(item["kind"], 0) + 1
+        return out
+
+    def write(self) -> None:
+        from leakline.pipeline.core import marker_suggestions as sg
+
+        items = sorted(self.learner.suggestions.values(), key=lambda s: s["first_seen"])
+        sg.write(self.path, self.worker_id, datetime.now(UTC).isoformat(), items)
+        self._dirty = False
 
 
 def _active_literals() -> Iterable[str]:
