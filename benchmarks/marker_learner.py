@@ -50,23 +50,20 @@ from leakline.pipeline.worker.marker_learner import BatchMarkers, MarkerLearner
 
 # --------------------------------------------------------------------------- clean content
 
-_WORDS = (
-    "the a model answer user data value system file time result function table list "
-    "query request server cache memory page form button image link report step plan "
-    "order price week city river music story team game score rule test error input "
-    "output config option network layer token budget reason source cost market share"
-).split()
-_XML = "note to from body item config entry record title author price book catalog order customer address street".split()
-_JSX = "Button Card App Header Footer Modal Layout Sidebar NavBar Provider Route Link Avatar Tooltip".split()
-_HTML = "div p span ul li ol table tr td section article header footer nav main h2 h3 em strong".split()
-_TOML = "package dependencies dev-dependencies tool.poetry build-system server database logging Settings General profile.release".split()
-_LYRICS = "Verse 1|Verse 2|Chorus|Bridge|Outro|Intro|Pre-Chorus|Hook".split("|")
-_SCRIPT = "Scene 1|Scene 2|Narrator|Music fades|Applause|Laughter|Door slams|Pause".split("|")
-_NICKS = "alice bob carol dave erin frank grace heidi ivan judy".split()
-_CJK_HEAD = "答案|解析|注意|提示|总结|例题|考点|分析|结论|步骤".split("|")
-_KO_HEAD = "정답|해설|요약|참고|주의|예시".split("|")
-_BOOKS = "红楼梦|三国演义|西游记|水浒传|论语|史记".split("|")
-_WIKI = "Category:History|File:Map.png|Main Page|Help:Contents|Talk:Physics".split("|")
+_WORDS = ["the", "a", "model", "answer", "user", "data", "value", "system", "file", "time", "result", "function", "table", "list", "query", "request", "server", "cache", "memory", "page", "form", "button", "image", "link", "report", "step", "plan", "order", "price", "week", "city", "river", "music", "story", "team", "game", "score", "rule", "test", "error", "input", "output", "config", "option", "network", "layer", "token", "budget", "reason", "source", "cost", "market", "share"]
+_XML = ["note", "to", "from", "body", "item", "config", "entry", "record", "title", "author", "price", "book", "catalog", "order", "customer", "address", "street"]
+_JSX = ["Button", "Card", "App", "Header", "Footer", "Modal", "Layout", "Sidebar", "NavBar", "Provider", "Route", "Link", "Avatar", "Tooltip"]
+_HTML = (
+    ["div", "p", "span", "ul", "li", "ol", "table", "tr", "td", "section", "article", "header", "footer", "nav", "main", "h2", "h3", "em", "strong"]
+)
+_TOML = ["package", "dependencies", "dev-dependencies", "tool.poetry", "build-system", "server", "database", "logging", "Settings", "General", "profile.release"]
+_LYRICS = ["Verse 1", "Verse 2", "Chorus", "Bridge", "Outro", "Intro", "Pre-Chorus", "Hook"]
+_SCRIPT = ["Scene 1", "Scene 2", "Narrator", "Music fades", "Applause", "Laughter", "Door slams", "Pause"]
+_NICKS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
+_CJK_HEAD = ["答案", "解析", "注意", "提示", "总结", "例题", "考点", "分析", "结论", "步骤"]
+_KO_HEAD = ["정답", "해설", "요약", "참고", "주의", "예시"]
+_BOOKS = ["红楼梦", "三国演义", "西游记", "水浒传", "论语", "史记"]
+_WIKI = ["Category:History", "File:Map.png", "Main Page", "Help:Contents", "Talk:Physics"]
 _ASKED = ("answer", "summary", "final", "result", "response", "json", "output", "critique", "sql")
 
 
@@ -116,7 +113,7 @@ def _xml(rng: random.Random) -> str:
         child = rng.choice(_XML)
         lines.append(f"<{child}>{rng.choice(_WORDS)}</{child}>")
     lines.append(f"</{root}>")
-    head = "<?xml version=\"1.0\"?>\n" if rng.random() < 0.3 else ""
+    head = '<?xml version="1.0"?>\n' if rng.random() < 0.3 else ""
     return head + "\n".join(lines)
 
 
@@ -128,16 +125,20 @@ def _jsx(rng: random.Random) -> str:
 
 def _code(rng: random.Random) -> str:
     if rng.random() < 0.6:
-        body = f"#include <stdio.h>\nstd::vector<int> v;\n<{rng.choice(_XML)}>\n[{rng.choice(_TOML)}]"
+        body = (
+            f"#include <stdio.h>\nstd::vector<int> v;\n<{rng.choice(_XML)}>\n[{rng.choice(_TOML)}]"
+        )
         return f"{_sentence(rng)}\n\n```cpp\n{body}\n```\n\n{_sentence(rng)}"
     section = rng.choice(_TOML)
-    return f"[{section}]\nname = \"{rng.choice(_WORDS)}\"\nversion = \"0.{rng.randint(1, 9)}\"\n\n[{rng.choice(_TOML)}]\nkey = 1"
+    return f'[{section}]\nname = "{rng.choice(_WORDS)}"\nversion = "0.{rng.randint(1, 9)}"\n\n[{rng.choice(_TOML)}]\nkey = 1'
 
 
 def _math(rng: random.Random) -> str:
     a, b = rng.choice("xyzψφ"), rng.choice("abcψφ")
     forms = [f"⟨{a}|{b}⟩", f"⟨{a}, {b}⟩", f"[0, {rng.randint(1, 9)}]", f"〈{a}〉", f"<{a}_i>"]
-    return "\n".join(f"{rng.choice(forms)} = {rng.randint(0, 9)} {_sentence(rng, 4)}" for _ in range(3))
+    return "\n".join(
+        f"{rng.choice(forms)} = {rng.randint(0, 9)} {_sentence(rng, 4)}" for _ in range(3)
+    )
 
 
 def _template(rng: random.Random) -> str:
@@ -162,7 +163,9 @@ def _chat(rng: random.Random) -> str:
         if style < 0.4:
             lines.append(f"<{nick}> {_sentence(rng, 5)}")
         elif style < 0.7:
-            lines.append(f"[{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}] <{nick}> {_sentence(rng, 4)}")
+            lines.append(
+                f"[{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}] <{nick}> {_sentence(rng, 4)}"
+            )
         else:
             lines.append(f"[{nick.capitalize()}]: {_sentence(rng, 5)}")
     return "\n".join(lines)
@@ -170,7 +173,9 @@ def _chat(rng: random.Random) -> str:
 
 def _lyrics(rng: random.Random) -> str:
     parts = _LYRICS if rng.random() < 0.6 else _SCRIPT
-    return "\n\n".join(f"[{rng.choice(parts)}]\n{_sentence(rng)}\n{_sentence(rng)}" for _ in range(3))
+    return "\n\n".join(
+        f"[{rng.choice(parts)}]\n{_sentence(rng)}\n{_sentence(rng)}" for _ in range(3)
+    )
 
 
 def _cjk(rng: random.Random) -> str:
@@ -181,12 +186,16 @@ def _cjk(rng: random.Random) -> str:
         )
     if rng.random() < 0.5:
         return f"《{rng.choice(_BOOKS)}》是中国古典文学名著之一。\n它讲述了很多故事。"
-    return "\n".join(f"[{rng.choice(_KO_HEAD)}] 이 문제의 답은 {rng.randint(1, 9)}입니다." for _ in range(3))
+    return "\n".join(
+        f"[{rng.choice(_KO_HEAD)}] 이 문제의 답은 {rng.randint(1, 9)}입니다." for _ in range(3)
+    )
 
 
 def _citations(rng: random.Random) -> str:
     return " ".join(
-        f"{_sentence(rng)} [{rng.randint(1, 12)}]" if rng.random() < 0.5 else f"{_sentence(rng)}【{rng.randint(1, 9)}†source】"
+        f"{_sentence(rng)} [{rng.randint(1, 12)}]"
+        if rng.random() < 0.5
+        else f"{_sentence(rng)}【{rng.randint(1, 9)}†source】"
         for _ in range(4)
     )
 
@@ -209,16 +218,44 @@ CATEGORIES = {
 
 # --------------------------------------------------------------------------- invented markers
 
-_BRACKETS = (("<", ">"), ("<<", ">>"), ("[", "]"), ("[[", "]]"), ("【", "】"), ("⟨", "⟩"),
-             ("〈", "〉"), ("《", "》"), ("◁", "▷"), ("{|", "|}"), ("▶▶", "◀◀"))
-_REASON_WORDS = ("reason", "plan", "scratch", "reflect", "deliberate", "ponder", "inner", "draft",
-                 "analysis", "mull", "notes", "think_deep", "思考", "推理", "생각")
+_BRACKETS = (
+    ("<", ">"),
+    ("<<", ">>"),
+    ("[", "]"),
+    ("[[", "]]"),
+    ("【", "】"),
+    ("⟨", "⟩"),
+    ("〈", "〉"),
+    ("《", "》"),
+    ("◁", "▷"),
+    ("{|", "|}"),
+    ("▶▶", "◀◀"),
+)
+_REASON_WORDS = (
+    "reason",
+    "plan",
+    "scratch",
+    "reflect",
+    "deliberate",
+    "ponder",
+    "inner",
+    "draft",
+    "analysis",
+    "mull",
+    "notes",
+    "think_deep",
+    "思考",
+    "推理",
+    "생각",
+)
 _TURN_WORDS = ("eot", "end_turn", "stop", "done", "turn_end", "eom", "fin", "end_msg")
 _ROLE_WORDS = ("assistant", "bot", "model", "agent", "reply", "speaker")
 
 
 def _invented_word(rng: random.Random) -> str:
-    return "".join(rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(rng.randint(2, 3)))
+    return "".join(
+        rng.choice("bdfgklmnprstvz") + rng.choice("aeiou") for _ in range(rng.randint(2, 3))
+    )
 
 
 @dataclass
@@ -258,7 +295,13 @@ def grammar(rng: random.Random) -> Marker:
     inner = f"{deco}{word}{deco}"
     if placement == "pair":
         pad = " " if open_ == "▶▶" else ""
-        return Marker("pair", f"{open_}{pad}{inner}{pad}{close}", f"{open_}{pad}/{inner}{pad}{close}" if not deco else f"{open_}{deco}/{word}{deco}{close}")
+        return Marker(
+            "pair",
+            f"{open_}{pad}{inner}{pad}{close}",
+            f"{open_}{pad}/{inner}{pad}{close}"
+            if not deco
+            else f"{open_}{deco}/{word}{deco}{close}",
+        )
     return Marker(placement, f"{open_}{inner}{close}")
 
 
@@ -292,14 +335,18 @@ class Fleet:
             asked = rng.choice(_ASKED) if rng.random() < 0.5 else None
             share = rng.uniform(0.5, 2.0)
             for v in range(rng.choice([1, 1, 2, 2, 3])):
-                key = ms.group_key(model, "vllm", f"0.{8 + v}.{rng.randint(0, 5)}", f"t{rng.randint(0, 9999):04d}")
+                key = ms.group_key(
+                    model, "vllm", f"0.{8 + v}.{rng.randint(0, 5)}", f"t{rng.randint(0, 9999):04d}"
+                )
                 fleet.groups.append(Group(key, model, mix, asked, share))
         return fleet
 
     def add_leaking_version(self, rng: random.Random) -> tuple[Group, Marker]:
         base = rng.choice(self.groups)
         siblings = [g for g in self.groups if g.model == base.model]
-        key = ms.group_key(base.model, "vllm", f"1.{rng.randint(0, 9)}.0", f"t{rng.randint(0, 9999):04d}")
+        key = ms.group_key(
+            base.model, "vllm", f"1.{rng.randint(0, 9)}.0", f"t{rng.randint(0, 9999):04d}"
+        )
         share = sum(g.share for g in siblings) / (len(siblings) + 1)
         for g in siblings:
             g.share = share  # the new version takes part of the model's traffic
@@ -323,7 +370,9 @@ def _answer(rng: random.Random, group: Group) -> tuple[str, str]:
     return prompt, answer
 
 
-def events(fleet: Fleet, rng: random.Random, count: int, leak: tuple[Group, Marker, float] | None = None) -> Iterator[tuple[str, str, str, bool]]:
+def events(
+    fleet: Fleet, rng: random.Random, count: int, leak: tuple[Group, Marker, float] | None = None
+) -> Iterator[tuple[str, str, str, bool]]:
     """(group key, prompt, visible text, marker written) per event."""
     weights = [g.share for g in fleet.groups]
     for _ in range(count):
@@ -415,7 +464,15 @@ def cost(seed: int, count: int, batch: int) -> dict[str, float]:
                 "event_id": f"e{i}",
                 "api": "chat.completions",
                 "request": {"model": "m", "messages": [{"role": "user", "content": p}]},
-                "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": t}, "finish_reason": "stop"}]},
+                "response": {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": t},
+                            "finish_reason": "stop",
+                        }
+                    ]
+                },
             }
         )
         for i, (_, p, t, _) in enumerate(items)
@@ -487,9 +544,17 @@ def main(argv: list[str] | None = None) -> int:
         )
     cleans = [clean_run(s, args.clean_events, args.batch) for s in _range(args.clean_seeds)]
     for r in cleans:
-        print(f"clean seed {r['seed']}: {r['events']} events, {r['groups']} groups, false: {r['false_suggestions']}")
-    within = sum(1 for r in leaks if r["events_to_suggestion"] is not None and r["events_to_suggestion"] <= 2000)
-    found = sorted(r["events_to_suggestion"] for r in leaks if r["events_to_suggestion"] is not None)
+        print(
+            f"clean seed {r['seed']}: {r['events']} events, {r['groups']} groups, false: {r['false_suggestions']}"
+        )
+    within = sum(
+        1
+        for r in leaks
+        if r["events_to_suggestion"] is not None and r["events_to_suggestion"] <= 2000
+    )
+    found = sorted(
+        r["events_to_suggestion"] for r in leaks if r["events_to_suggestion"] is not None
+    )
     clean_events = sum(r["events"] for r in cleans) + args.warmup * len(leaks)
     false_clean = sum(len(r["false_suggestions"]) for r in cleans)
     false_leak = sum(len(r["false_suggestions"]) for r in leaks)

@@ -65,9 +65,7 @@ def _token_pattern(open_: str, close: str) -> re.Pattern[str]:
     return re.compile(f"(?P<open>{o}{o}?){_INNER}(?P<close>{c}{c}?)")
 
 
-_TOKEN: Final[dict[str, re.Pattern[str]]] = {
-    o: _token_pattern(o, c) for o, c in BRACKETS.items()
-}
+_TOKEN: Final[dict[str, re.Pattern[str]]] = {o: _token_pattern(o, c) for o, c in BRACKETS.items()}
 # a line that opens with a bracket glyph (up to three spaces of indent). Starts with a
 # literal, so CPython skips from newline to newline.
 _LINE_OPEN: Final = re.compile("\n[ \t]{0,3}[" + re.escape(_OPENERS) + "]")
@@ -75,15 +73,7 @@ _LINE_OPEN: Final = re.compile("\n[ \t]{0,3}[" + re.escape(_OPENERS) + "]")
 # Content, not markers: HTML (and SVG/MathML) element names in angle brackets. Whatever
 # case: ``<DIV>`` is the same element.
 _HTML: Final = frozenset(
-    """a abbr address area article aside audio b base bdi bdo blockquote body br button
-    canvas caption center cite code col colgroup data datalist dd del details dfn dialog
-    div dl dt em embed fieldset figcaption figure font footer form frame h1 h2 h3 h4 h5 h6
-    head header hgroup hr html i iframe img input ins kbd label legend li link main map
-    mark menu meta meter nav noscript object ol optgroup option output p param picture
-    pre progress q rp rt ruby s samp script search section select slot small source span
-    strike strong style sub summary sup svg table tbody td template textarea tfoot th
-    thead time title tr track tt u ul var video wbr path g rect circle line polyline
-    polygon text tspan defs use symbol math mi mn mo mrow msup msub mfrac msqrt""".split()
+    ["a", "abbr", "address", "area", "article", "aside", "audio", "b", "base", "bdi", "bdo", "blockquote", "body", "br", "button", "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data", "datalist", "dd", "del", "details", "dfn", "dialog", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "frame", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label", "legend", "li", "link", "main", "map", "mark", "menu", "meta", "meter", "nav", "noscript", "object", "ol", "optgroup", "option", "output", "p", "param", "picture", "pre", "progress", "q", "rp", "rt", "ruby", "s", "samp", "script", "search", "section", "select", "slot", "small", "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "svg", "table", "tbody", "td", "template", "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr", "path", "g", "rect", "circle", "line", "polyline", "polygon", "text", "tspan", "defs", "use", "symbol", "math", "mi", "mn", "mo", "mrow", "msup", "msub", "mfrac", "msqrt"]
 )
 
 
@@ -122,7 +112,13 @@ def _closers(literal: str, word: str) -> tuple[str, ...]:
     for a, b in (("begin", "end"), ("start", "end"), ("open", "close")):
         at = lower.find(a)
         if at >= 0:
-            out.append(head + word[:at] + _same_case(b, word[at : at + len(a)]) + word[at + len(a) :] + tail)
+            out.append(
+                head
+                + word[:at]
+                + _same_case(b, word[at : at + len(a)])
+                + word[at + len(a) :]
+                + tail
+            )
     return tuple(out)
 
 
@@ -148,10 +144,7 @@ def _might_hold(text: str) -> bool:
         return True
     if text.isascii():
         return False
-    for o in _NON_ASCII_OPENERS:
-        if o in text:
-            return True
-    return False
+    return any(o in text for o in _NON_ASCII_OPENERS)
 
 
 def shapes(text: str) -> list[tuple[str, int, int, int]]:

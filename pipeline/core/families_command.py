@@ -167,7 +167,8 @@ def cmd_accept(args: argparse.Namespace) -> int:
 
 def _no_action(args: argparse.Namespace) -> int:
     raise LeaklineError(
-        "families needs an action", hint="leakline families {import,list,show,check,suggest,accept} --help"
+        "families needs an action",
+        hint="leakline families {import,list,show,check,suggest,accept} --help",
     )
 
 

@@ -58,7 +58,12 @@ def row_name(suggestion_id: str) -> str:
 
 def write(path: Path, worker_id: str, updated: str, suggestions: Sequence[dict[str, Any]]) -> None:
     """Write one worker's suggestions atomically (a reader sees the old file or the new one)."""
-    doc = {"format": FORMAT, "worker": worker_id, "updated": updated, "suggestions": list(suggestions)}
+    doc = {
+        "format": FORMAT,
+        "worker": worker_id,
+        "updated": updated,
+        "suggestions": list(suggestions),
+    }
     data = orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -100,7 +105,11 @@ def matches(item: dict[str, Any], where: Sequence[str]) -> bool:
     """``--where field=value`` filters: every one must hold (``model``, ``engine``,
     ``engine_version``, ``template_hash``, ``status``, ``kind``, ``id``; ``~`` for a substring)."""
     for clause in where:
-        op = "~" if "~" in clause and ("=" not in clause or clause.find("~") < clause.find("=")) else "="
+        op = (
+            "~"
+            if "~" in clause and ("=" not in clause or clause.find("~") < clause.find("="))
+            else "="
+        )
         name, _, value = clause.partition(op)
         name = name.strip()
         group = item.get("group") or {}
@@ -146,7 +155,9 @@ def accept(data_dir: Path, suggestion_id: str) -> tuple[dict[str, Any], Path]:
 def render(items: Sequence[dict[str, Any]], fmt: str) -> str:
     """``families suggest`` output: JSON (one document) or a table."""
     if fmt == "json":
-        return orjson.dumps({"suggestions": list(items)}, option=orjson.OPT_INDENT_2).decode() + "\n"
+        return (
+            orjson.dumps({"suggestions": list(items)}, option=orjson.OPT_INDENT_2).decode() + "\n"
+        )
     if not items:
         return "no suggestions\n"
     lines = []

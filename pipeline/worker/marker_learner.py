@@ -338,7 +338,9 @@ class MarkerLearner:
                 sid = suggestion_id(key, shape)
                 item = self._suggestion(sid, key, group, shape, count, n, low, high)
                 item.update(
-                    baseline=baseline, prompt_count=asked, others_count=elsewhere,
+                    baseline=baseline,
+                    prompt_count=asked,
+                    others_count=elsewhere,
                     others_events=others,
                 )
                 if sid not in self.suggestions:

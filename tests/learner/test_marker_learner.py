@@ -52,7 +52,9 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0, 3.0) == (0.0, 1.0)
 
 
-def _fleet(learner: MarkerLearner, leak: str | None, events: int, seed: int = 0) -> list[dict[str, Any]]:
+def _fleet(
+    learner: MarkerLearner, leak: str | None, events: int, seed: int = 0
+) -> list[dict[str, Any]]:
     """Three versions of one model plus another model; the new version may write ``leak``."""
     rng = random.Random(seed)
     groups = [ms.group_key("m", "vllm", v, "t") for v in ("1", "2", "3")] + [
@@ -95,7 +97,9 @@ def test_known_literals_and_memory_are_bounded() -> None:
     assert len(learner.groups) <= 2 and len(learner.models) <= 2
 
 
-def test_worker_learner_file_suggest_and_accept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_worker_learner_file_suggest_and_accept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     worker = WorkerLearner(tmp_path, "w-1", "default", learner=MarkerLearner(known=lambda: ()))
     rng = random.Random(2)
     keys = [ms.group_key("acme-7b", "vllm", v, "t") for v in ("1", "2")]
@@ -118,7 +122,9 @@ def test_worker_learner_file_suggest_and_accept(tmp_path: Path, capsys: pytest.C
     assert item["status"] == "new" and item["shape"] == ["〈〈ponder〉〉", "〈〈/ponder〉〉"]
     assert item["row"]["reasoning_start"] == ["〈〈ponder〉〉"]
     assert all("bob@example.com" not in e for e in item["examples"])  # redacted
-    assert cli_main(["families", "suggest", "--data-dir", str(tmp_path), "--where", "model=nope"]) == 0
+    assert (
+        cli_main(["families", "suggest", "--data-dir", str(tmp_path), "--where", "model=nope"]) == 0
+    )
     assert "no suggestions" in capsys.readouterr().out
     assert cli_main(["families", "accept", item["id"], "--data-dir", str(tmp_path)]) == 0
     capsys.readouterr()
@@ -126,11 +132,28 @@ def test_worker_learner_file_suggest_and_accept(tmp_path: Path, capsys: pytest.C
     assert [f["name"] for f in families["families"]] == [f"learned-{item['id']}"]
     # accepted: the row now labels the marker (a suggestion alone never did)
     text = "〈〈ponder〉〉 hmm 〈〈/ponder〉〉\nAnswer."
-    assert cli_main(["families", "check", text, "--data-dir", str(tmp_path), "--format", "json",
-                     "--model", "acme-7b"]) == 0
+    assert (
+        cli_main(
+            [
+                "families",
+                "check",
+                text,
+                "--data-dir",
+                str(tmp_path),
+                "--format",
+                "json",
+                "--model",
+                "acme-7b",
+            ]
+        )
+        == 0
+    )
     labels = orjson.loads(capsys.readouterr().out)["labels"]
     assert "reasoning_leak" in labels
-    assert cli_main(["families", "suggest", "--data-dir", str(tmp_path), "--where", "status=accepted"]) == 0
+    assert (
+        cli_main(["families", "suggest", "--data-dir", str(tmp_path), "--where", "status=accepted"])
+        == 0
+    )
     assert item["id"] in capsys.readouterr().out
     assert cli_main(["families", "accept", item["id"], "--data-dir", str(tmp_path)]) == 2
 
@@ -146,14 +169,22 @@ def test_process_batch_collects_sightings() -> None:
             "model": {"name": "acme"},
             "engine": {"name": "vllm", "version": "1"},
             "request": {"model": "acme", "messages": [{"role": "user", "content": "hi"}]},
-            "response": {"choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                      "finish_reason": "stop"}]},
+            "response": {
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": text},
+                        "finish_reason": "stop",
+                    }
+                ]
+            },
         }
         return RawRecord(None, orjson.dumps(event), Origin("t", 0, i))
 
     records = [record(0, "⟨|x_y|⟩ hello"), record(1, "Plain answer.")]
-    result = process_batch(records, worker_id="w", clean_text_rate=0.0, max_event_bytes=1 << 20,
-                           markers=True)
+    result = process_batch(
+        records, worker_id="w", clean_text_rate=0.0, max_event_bytes=1 << 20, markers=True
+    )
     assert result.markers is not None
     [(events, sightings)] = result.markers.values()
     assert events == 2 and sightings[0][0] == (("⟨|x_y|⟩", ms.WHERE_START),)
@@ -165,7 +196,9 @@ def test_benchmark_seeds_fast() -> None:
     """Five report seeds and a 20k clean fleet (the full figures: benchmarks/README.md)."""
     bench = _bench()
     runs = [bench.leak_run(seed, 3000, 4000, 100) for seed in range(100, 105)]
-    assert all(r["events_to_suggestion"] is not None and r["events_to_suggestion"] <= 2000 for r in runs), runs
+    assert all(
+        r["events_to_suggestion"] is not None and r["events_to_suggestion"] <= 2000 for r in runs
+    ), runs
     assert all(not r["false_suggestions"] for r in runs)
     clean = bench.clean_run(100, 20_000, 100)
     assert clean["false_suggestions"] == []

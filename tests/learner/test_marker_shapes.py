@@ -14,14 +14,30 @@ def _shapes(text: str) -> list[tuple[str, int]]:
 @pytest.mark.parametrize(
     ("text", "shape", "where"),
     [
-        pytest.param("<<reason>>a plan.<</reason>>\nThe answer.", "<<reason>>\t<</reason>>",
-                     ms.WHERE_START | ms.WHERE_PAIR, id="doubled_angle_pair"),
-        pytest.param("【思考】用户问……【/思考】答案是4。", "【思考】\t【/思考】",
-                     ms.WHERE_START | ms.WHERE_PAIR, id="lenticular_pair"),
-        pytest.param("▶▶ plan ◀◀ step ▶▶ /plan ◀◀ Done.", "▶▶ plan ◀◀\t▶▶ /plan ◀◀",
-                     ms.WHERE_START | ms.WHERE_PAIR, id="glyph_pair_spaced"),
-        pytest.param("[[THINK_start]] x [[THINK_end]] y", "[[THINK_start]]\t[[THINK_end]]",
-                     ms.WHERE_START | ms.WHERE_PAIR, id="start_end_words"),
+        pytest.param(
+            "<<reason>>a plan.<</reason>>\nThe answer.",
+            "<<reason>>\t<</reason>>",
+            ms.WHERE_START | ms.WHERE_PAIR,
+            id="doubled_angle_pair",
+        ),
+        pytest.param(
+            "【思考】用户问……【/思考】答案是4。",
+            "【思考】\t【/思考】",
+            ms.WHERE_START | ms.WHERE_PAIR,
+            id="lenticular_pair",
+        ),
+        pytest.param(
+            "▶▶ plan ◀◀ step ▶▶ /plan ◀◀ Done.",
+            "▶▶ plan ◀◀\t▶▶ /plan ◀◀",
+            ms.WHERE_START | ms.WHERE_PAIR,
+            id="glyph_pair_spaced",
+        ),
+        pytest.param(
+            "[[THINK_start]] x [[THINK_end]] y",
+            "[[THINK_start]]\t[[THINK_end]]",
+            ms.WHERE_START | ms.WHERE_PAIR,
+            id="start_end_words",
+        ),
         pytest.param("The answer.\n[[END_TURN]]", "[[END_TURN]]", ms.WHERE_END, id="end_line"),
         pytest.param("The answer.<|eot_x|>", "<|eot_x|>", ms.WHERE_END, id="end_glued"),
         pytest.param("Intro line.\n⟨|bot|⟩ hello there", "⟨|bot|⟩", ms.WHERE_LINE, id="line"),
@@ -73,7 +89,9 @@ def test_sighting_drops_what_the_prompt_contains() -> None:
     assert ms.sighting("Just 42.", "What is 6 x 7?") is None
 
 
-@pytest.mark.parametrize("text", ["<", "[[", "<<>>", "【】", "▶▶◀◀", "<|", "\n<", "{|", "a>" * 5, ""])
+@pytest.mark.parametrize(
+    "text", ["<", "[[", "<<>>", "【】", "▶▶◀◀", "<|", "\n<", "{|", "a>" * 5, ""]
+)
 def test_odd_inputs_never_raise(text: str) -> None:
     ms.shapes(text)
     ms.sighting(text, text)
