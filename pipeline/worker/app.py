@@ -280,15 +280,15 @@ def build_app(
         classifier_threshold=settings.classifier_threshold,
         families_file=families_path(settings.data_dir),
     )
+
     # the fleet learner: counts the batches' candidate marker shapes here, in the main
     # process (the children extract them with the rows), and writes suggestions
+    def publish_markers(counts: dict[str, int]) -> None:
+        for kind, n in counts.items():
+            metrics.marker_suggestions.labels(kind).set(n)
+
     learner = WorkerLearner(
-        settings.data_dir,
-        settings.worker_id,
-        settings.redaction,
-        publish=lambda counts: [
-            metrics.marker_suggestions.labels(kind).set(n) for kind, n in counts.items()
-        ],
+        settings.data_dir, settings.worker_id, settings.redaction, publish=publish_markers
     )
     processor: ChildProcessor | InlineProcessor = (
         ChildProcessor(config, settings.batch_processes)
