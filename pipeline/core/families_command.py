@@ -118,11 +118,63 @@ def add_families(subparsers: Any) -> None:
     )
     check.add_argument("--format", default="table", choices=["table", "json"])
     add_data_dir(check)
+    _add_suggest_accept(sub)
+
+
+def _add_suggest_accept(sub: Any) -> None:
+    """``families suggest`` / ``families accept``: the fleet learner's suggestions."""
+    sug = sub.add_parser(
+        "suggest",
+        help="marker shapes the workers learned from the fleet (never labels)",
+        description="List the marker shapes the workers' fleet learner suggests: shapes one "
+        "version group writes and nobody asked for, with counts, the rate's interval, first "
+        "seen, redacted examples and the family row `accept` would write. A suggestion is "
+        "never a label: nothing is labelled until it is accepted.",
+        formatter_class=HelpFormatter,
+    )
+    sug.set_defaults(func=cmd_suggest)
+    sug.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="F=V",
+        help="filter: model, engine, engine_version, template_hash, status, kind, id, worker "
+        "(= exact, ~ substring); repeatable",
+    )
+    sug.add_argument("--format", default="table", choices=["table", "json"])
+    add_data_dir(sug)
+    acc = sub.add_parser(
+        "accept",
+        help="write a suggestion's family row (running workers reload it)",
+        description="Write the family row of suggestion ID to DATA_DIR/families.json, as "
+        "`families import` does; running workers pick it up without a restart.",
+        formatter_class=HelpFormatter,
+    )
+    acc.set_defaults(func=cmd_accept)
+    acc.add_argument("id", metavar="ID")
+    add_data_dir(acc)
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from leakline.pipeline.core import marker_suggestions as sg
+
+    items = [s for s in sg.read_all(_data_dir(args)) if sg.matches(s, args.where)]
+    sys.stdout.write(sg.render(items, args.format))
+    return 0
+
+
+def cmd_accept(args: argparse.Namespace) -> int:
+    from leakline.pipeline.core import marker_suggestions as sg
+
+    row, path = sg.accept(_data_dir(args), args.id)
+    sys.stdout.write(f"family {row['name']} written to {path}; review it before use\n")
+    return 0
 
 
 def _no_action(args: argparse.Namespace) -> int:
     raise LeaklineError(
-        "families needs an action", hint="leakline families {import,list,show,check} --help"
+        "families needs an action",
+        hint="leakline families {import,list,show,check,suggest,accept} --help",
     )
 
 

@@ -17,6 +17,7 @@ import orjson
 
 from leakline.detectors import Detector, Exchange, Verdict, run_detectors
 from leakline.detectors.classifier import OpeningClassifier, classify
+from leakline.detectors.marker_shapes import group_key, sighting
 from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
 from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
 from leakline.pipeline.core.gc_pause import paused_gc
@@ -104,6 +105,9 @@ class BatchResult:
     # the live-stats records (``leakline.pipeline.live.stats.batch_stats``) when whoever
     # built the rows also counted them: a batch child, where the columns are Python lists
     stats: list[Any] | None = None
+    # the fleet learner's input (``process_batch(markers=True)``): per version group, its
+    # events and the candidate marker shapes of its responses (``marker_shapes.sighting``)
+    markers: dict[str, tuple[int, list[Any]]] | None = None
 
 
 def _sample_payload(row: dict[str, Any]) -> bytes:
@@ -131,6 +135,21 @@ def _held(event: dict[str, Any]) -> dict[str, Any]:
     return held
 
 
+def _sight(result: BatchResult, exchange: Exchange) -> None:
+    """Count the event for its version group, with its candidate shapes when it has some."""
+    v = exchange.versions
+    key = group_key(v.model_name, v.engine_name, v.engine_version, v.template_hash)
+    if result.markers is None:
+        result.markers = {}
+    entry = result.markers.get(key)
+    if entry is None:
+        entry = result.markers[key] = (0, [])
+    found = sighting(exchange.visible_text, exchange.prompt_text)
+    if found is not None:
+        entry[1].append(found)
+    result.markers[key] = (entry[0] + 1, entry[1])
+
+
 @paused_gc()  # the batch's objects live until it is done: see pipeline/core/gc_pause.py
 def process_batch(
     records: Sequence[RawRecord],
@@ -143,13 +162,15 @@ def process_batch(
     redactor: Redactor | None = None,
     classifier: OpeningClassifier | None = None,
     classifier_threshold: float | None = None,
+    markers: bool = False,
 ) -> BatchResult:
     """Validate, normalise and detect every record. Never raises on bad input.
 
     Rules and heuristics run per exchange; then ``classifier`` (when given) scores,
     in one batched call, the openings they left unlabeled. Every row records the
     classifier's version. Text and findings are redacted (``redactor``, default
-    rules unless told otherwise) before they are stored or published.
+    rules unless told otherwise) before they are stored or published. ``markers``: also
+    collect each response's candidate marker shapes for the fleet learner (``markers``).
     """
     now = now or datetime.now(UTC)
     result = BatchResult(RowBuilder(worker_id, clean_text_rate, redactor))
@@ -166,6 +187,8 @@ def process_batch(
             )
             if clean_keep is False:
                 event = _held(event)
+            if markers:
+                _sight(result, exchange)
         except ContractError as exc:
             # too large to dead-letter whole (a record near the Kafka limit): a reference
             dead = DeadLetter(record.key, record.value, exc.reason, record.origin)

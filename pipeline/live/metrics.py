@@ -115,6 +115,13 @@ class WorkerMetrics:
             ("model", "changed", "version", "previous"),
             registry=r,
         )
+        self.marker_suggestions = Gauge(
+            "leakline_marker_suggestions",
+            "Marker shapes this worker's fleet learner suggests (never labels until accepted; "
+            "`leakline families suggest`), by kind: token or pair",
+            ("kind",),
+            registry=r,
+        )
         self.model_version: str | None = None
         self.model_known = False  # observe_model was called (before: no info series)
         self.model_reload_failures_seen = 0

@@ -43,6 +43,7 @@ from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadabl
 from leakline.pipeline.store.sink import ParquetSink
 from leakline.pipeline.worker.dlq import Ledger, recorded_sources
 from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
+from leakline.pipeline.worker.marker_learner import WorkerLearner
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
 
 if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
@@ -279,6 +280,16 @@ def build_app(
         classifier_threshold=settings.classifier_threshold,
         families_file=families_path(settings.data_dir),
     )
+
+    # the fleet learner: counts the batches' candidate marker shapes here, in the main
+    # process (the children extract them with the rows), and writes suggestions
+    def publish_markers(counts: dict[str, int]) -> None:
+        for kind, n in counts.items():
+            metrics.marker_suggestions.labels(kind).set(n)
+
+    learner = WorkerLearner(
+        settings.data_dir, settings.worker_id, settings.redaction, publish=publish_markers
+    )
     processor: ChildProcessor | InlineProcessor = (
         ChildProcessor(config, settings.batch_processes)
         if settings.batch_in_child
@@ -330,6 +341,7 @@ def build_app(
         failpoints.hit("after_write")
         metrics.observe_batch(stats, (dead.reason for dead in result.dead_letters))
         metrics.observe_model(processor.model_version, processor.take_refusals())
+        learner.observe(result.markers)
         ack = app.consumer.ack
         for message in messages:
             ack(message)

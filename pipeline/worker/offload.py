@@ -64,6 +64,8 @@ class BatchConfig:
     classifier_threshold: float | None
     # DATA_DIR/families.json: imported families, followed like the promoted classifier
     families_file: Path | None = None
+    # collect candidate marker shapes for the worker's fleet learner (marker_learner)
+    learn_markers: bool = True
 
 
 # how often a child looks whether the worker that started it is still there
@@ -79,8 +81,11 @@ Packed = list[tuple[bytes | None, bytes, str, int, int]]
 Meta = list[tuple[bytes | None, str, int, int]]
 # the classifier version a batch process runs, and its refusals since the last report
 ModelReport = tuple[str | None, int]
-# the rows as an Arrow IPC stream, their live-stats records, dead letters, samples, report
-Processed = tuple[bytes, list[StatsRecord], list[DeadLetter], list[Sample], ModelReport]
+# the rows as an Arrow IPC stream, their live-stats records, dead letters, samples, report,
+# the fleet learner's sightings (BatchResult.markers)
+Processed = tuple[
+    bytes, list[StatsRecord], list[DeadLetter], list[Sample], ModelReport, dict[str, Any] | None
+]
 
 
 class ModelFollower:
@@ -144,6 +149,7 @@ def _run(
         redactor=redactor,
         classifier=classifiers.current(),
         classifier_threshold=config.classifier_threshold,
+        markers=config.learn_markers,
     )
 
 
@@ -172,7 +178,14 @@ def _process_records(records: list[RawRecord]) -> Processed:
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
     report = _child["follower"].report()
-    return sink.getvalue().to_pybytes(), stats, result.dead_letters, result.samples, report
+    return (
+        sink.getvalue().to_pybytes(),
+        stats,
+        result.dead_letters,
+        result.samples,
+        report,
+        result.markers,
+    )
 
 
 def _ready(probe: SlotRef | None) -> tuple[ModelReport, bool]:
@@ -285,11 +298,11 @@ class ChildProcessor:
                 raise
             slot.release()
             self._free_slots.append(slot)
-        stream, stats, dead_letters, samples, report = processed
+        stream, stats, dead_letters, samples, report, markers = processed
         self._note(report)
         table = pa.ipc.open_stream(stream).read_all()
         rows = RowBuilder.from_table(self.config.worker_id, self.config.clean_text_rate, table)
-        return BatchResult(rows, dead_letters, samples, stats)
+        return BatchResult(rows, dead_letters, samples, stats, markers)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
