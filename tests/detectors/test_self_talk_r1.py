@@ -24,7 +24,7 @@ R1_POSITIVES = [
         "Okay, so I need to figure out how many times the letter r shows up in strawberry. "
         "Let me start by spelling it out: s-t-r-a-w-b-e-r-r-y.\n\nWait, there are two r's "
         "near the end and one after the t, so that's three.\n\nThere are **3** r's in "
-        "\"strawberry\".",
+        '"strawberry".',
         "en",
         id="en_strawberry",
     ),
@@ -399,9 +399,7 @@ R1_LOOKALIKES = [
         {},
         id="zh_ok_ill_help_you",
     ),
-    pytest.param(
-        "嗯，这个问题很好。\n\n天空呈蓝色是因为瑞利散射。", {}, id="zh_hmm_good_question"
-    ),
+    pytest.param("嗯，这个问题很好。\n\n天空呈蓝色是因为瑞利散射。", {}, id="zh_hmm_good_question"),
     pytest.param(
         "让我们一步一步来解这道题：\n\n第一步，两边同时减5，得到3x=15。\n第二步，两边除以3，得到x=5。",
         {},
@@ -424,9 +422,7 @@ R1_LOOKALIKES = [
         {"prompt": "怎样培养自己的思考能力？"},
         id="zh_thinking_process_advice",
     ),
-    pytest.param(
-        "我认为答案是 B。\n\n因为只有 B 同时满足两个条件。", {}, id="zh_i_think_answer"
-    ),
+    pytest.param("我认为答案是 B。\n\n因为只有 B 同时满足两个条件。", {}, id="zh_i_think_answer"),
     pytest.param(
         "首先，我们需要明确用户画像：目标用户是25到35岁的白领。\n\n其次，确定核心功能：记账和预算提醒。",
         {"prompt": "帮我写一份记账App的产品需求文档大纲，用户是年轻白领。"},
