@@ -73,12 +73,18 @@ def call_from_object(obj: Any, *, require_arguments: bool = False) -> Call | Non
                 args = loads(args)
             except ValueError:
                 return None
-        if not isinstance(args, dict):
+        if not isinstance(args, dict) or (key == "parameters" and _definition(obj, args)):
             return None
         return {"name": name, "arguments": args}
     if require_arguments:
         return None
     return {"name": name, "arguments": {}}
+
+
+def _definition(obj: dict[str, Any], params: dict[str, Any]) -> bool:
+    """A tool *definition* (``{"name", "description", "parameters": <JSON Schema>}``), as API
+    docs and tool listings show one: not a call."""
+    return "description" in obj and "properties" in params and params.get("type") == "object"
 
 
 def calls_from_value(value: Any, *, require_arguments: bool = False) -> list[Call] | None:

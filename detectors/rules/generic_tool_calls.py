@@ -12,7 +12,11 @@ rest of what is shaped like a call, when the response has no structured tool cal
   "arguments"|"parameters": …}``, ``{"function": {…}}``) or a pythonic call list
   ``[name(k=v)]`` anywhere in the text, whose every name is a declared tool.
 
-Without declared tools bare JSON never counts: a user who asked for JSON may get
+Then the call frames of ``call_frames`` (no JSON mode asked): declared names in a frame only
+a call puts them in, calls between special tokens, ``tool_code`` fences, bracketed prose
+calls, and a whole-reply call object when the log has no tools (see that module).
+
+Without declared tools bare JSON never counts (the whole-reply frame aside): a user who asked for JSON may get
 ``{"name": "Bob", "arguments": …}`` as the answer. Framing (a special token or call tag)
 is what makes text a call. Every finding has ``details["family"] = "unknown"``, the
 ``token`` (the opening literal) and ``syntax`` (``generic_token`` / ``generic_xml`` /
@@ -25,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from leakline.detectors import generic
+from leakline.detectors import call_frames, generic
 from leakline.detectors.common import MAX_FINDINGS, DetectorBase
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.families import FamilyTable, active_table
@@ -90,7 +94,7 @@ _MAX_BLOCK = 20_000
 
 class GenericToolCalls(DetectorBase):
     id = "generic_tool_calls"
-    version = "1"
+    version = "2"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -101,7 +105,8 @@ class GenericToolCalls(DetectorBase):
             return []
         declared = exchange.declared_tools
         found = generic.marks(text)
-        if not found and (not declared or exchange.response_format is not None):
+        free = exchange.response_format is None
+        if not found and not (free and (declared or _may_frame(text))):
             return []
         has_bracket = bool(found & generic.BRACKET)
         blocks: list[tuple[int, int, str, str, list[Call], float]] = []
@@ -122,6 +127,9 @@ class GenericToolCalls(DetectorBase):
                     blocks.extend(_json_blocks(exchange, text, head))
                 if listed and not pythonic_row:
                     blocks.extend(_pythonic_blocks(exchange, text))
+        if free:
+            # after the shapes above: at one start their reading wins (the sort is stable)
+            blocks.extend(_frame_blocks(exchange, text, found))
         if not blocks:
             return []
         taken = claimed_spans(text)
@@ -157,6 +165,42 @@ class GenericToolCalls(DetectorBase):
             if len(findings) >= MAX_FINDINGS:
                 break
         return findings
+
+
+_INK = re.compile(r"\S")
+
+
+def _may_frame(text: str) -> bool:
+    """Without declared tools or marks, only a tool fence or a whole-reply object can be a call."""
+    ink = _INK.search(text)
+    return ink is not None and (text[ink.start()] in "{[" or "```" in text)
+
+
+def _frame_blocks(
+    exchange: Exchange, text: str, found: int
+) -> list[tuple[int, int, str, str, list[Call], float]]:
+    """The call frames of ``call_frames`` (declared names in a frame, and the report classes)."""
+    declared = exchange.declared_tools
+    prompt = exchange.prompt_text
+    blocks: list[tuple[int, int, str, str, list[Call], float]] = []
+    if declared:
+        blocks.extend(call_frames.declared_blocks(text, declared, prompt))
+    if "```" in text:
+        blocks.extend(call_frames.tool_fence_blocks(text))
+    if found & generic.BRACKET:
+        blocks.extend(call_frames.bracket_blocks(text, declared))
+    if found:
+        blocks.extend(call_frames.marker_blocks(text))
+        hits = [h for h in generic.scan(text) if outside_code(text, h.start, h.end)]
+        if hits:
+            blocks.extend(call_frames.token_segment_blocks(text, hits, declared))
+    if not declared:
+        whole = call_frames.whole_object(text, prompt)
+        if whole is not None:
+            blocks.append(whole)
+    if prompt:
+        blocks = [b for b in blocks if not call_frames.quoted_from(prompt, text, b[0], b[1])]
+    return blocks
 
 
 def _bare_rows() -> tuple[bool, bool]:

@@ -126,7 +126,7 @@ _MAX_ERRORS = 3
 
 class ToolCallText(DetectorBase):
     id = "tool_call_text"
-    version = "3"
+    version = "4"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:

@@ -24,13 +24,19 @@ rows with the built-in table (a running worker picks a changed file up without a
 
 IMPORT_DESCRIPTION = """\
 Read a model's own files and write one reviewed family row to DATA_DIR/families.json:
-  - the special added tokens (tokenizer_config.json added_tokens_decoder entries with
-    special: true; --tokenizer adds tokenizer.json's added_tokens): boundary tokens;
+  - the added tokens (tokenizer_config.json added_tokens_decoder; --tokenizer adds
+    tokenizer.json's added_tokens): every special token, and the non-special ones the
+    chat template writes (they decode as text, like Qwen3's <think>), become the row's
+    tokens; markup words such as <tool_response> only count for this family;
   - the chat template (--chat-template, else chat_template in tokenizer_config.json):
-    the reasoning delimiters it writes or splits on, whether its generation prompt ends
-    with the start delimiter (prefilled), and the tool-call tags it writes, matched
-    against the known tool-call syntaxes.
-Prints what was found and where it was written. Bad files write nothing (exit 2)."""
+    the reasoning delimiters are the markers it treats as such, whatever they are
+    called: the one its generation prompt ends with past the assistant header
+    (prefilled), the ones it writes around a message's reasoning or as an empty block
+    when thinking is off, and the ones it splits history on and drops what came before
+    (content.split('</think>')[-1]); with jinja2 installed it is rendered in a sandbox
+    on a short conversation, else judged from its text. The tool-call tags it writes are
+    matched against the known tool-call syntaxes.
+Prints what was found, and how, and where it was written. Bad files write nothing (exit 2)."""
 
 
 def add_families(subparsers: Any) -> None:
@@ -152,8 +158,16 @@ def cmd_import(args: argparse.Namespace) -> int:
         prefill = "yes, the generation prompt ends with it" if row.start_prefilled else "no"
         out.write(f"  reasoning: {' '.join(row.reasoning_start)} ... {' '.join(row.reasoning_end)}")
         out.write(f" (start prefilled: {prefill})\n")
+        for literal, how in found.reasoning_found_by.items():
+            out.write(f"    {literal}: {'; '.join(how)}\n")
     else:
         out.write("  reasoning: no delimiters found\n")
+    if found.written_plain_tokens:
+        out.write(
+            "  non-special tokens the template writes: "
+            + " ".join(found.written_plain_tokens)
+            + "\n"
+        )
     out.write(f"  boundary tokens: {' '.join(row.boundary_tokens) or 'none'}\n")
     if row.contextual_tokens:
         out.write(f"  contextual tokens: {' '.join(row.contextual_tokens)}\n")

@@ -4,12 +4,16 @@ A family the built-in table (``leakline.detectors.families.FAMILIES``) does not 
 imported from the files a model ships with (``leakline families import``):
 
 - ``tokenizer_config.json``: ``added_tokens_decoder`` (the ``special: true`` entries are
-  special tokens that must never be visible) and, when no template file is given, its
-  ``chat_template``;
+  special tokens that must never be visible; the ``special: false`` ones decode as text,
+  and count only when the chat template writes them or treats them as reasoning
+  delimiters, as Qwen3's ``<think>``) and, when no
+  template file is given, its ``chat_template`` (a string, or named templates, each read
+  alone);
 - ``tokenizer.json`` (optional): its ``added_tokens`` list, read the same way;
-- the chat template (optional file): the reasoning delimiters it writes or splits on,
-  whether its generation prompt ends with the start delimiter (prefilled), and the
-  tool-call tags it writes, matched against the known ``ToolMarkup`` rows.
+- the chat template (optional file): the reasoning delimiters, found by what the template
+  does with a marker, whatever it is called (``chat_template.read_reasoning``: prefilled
+  by the generation prompt, written around the reasoning, split on and stripped from
+  history), and the tool-call tags it writes, matched against the known ``ToolMarkup`` rows.
 
 The result is one reviewed row in ``DATA_DIR/families.json``::
 
@@ -28,7 +32,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,7 @@ import orjson
 from leakline.detectors import families as fam
 from leakline.detectors import tool_markup as tm
 from leakline.detectors.families import ModelFamily, family_from_dict, family_to_dict
+from leakline.pipeline.core import chat_template as ct
 from leakline.pipeline.core.errors import LeaklineError
 
 log = logging.getLogger("leakline.families")
@@ -246,6 +251,9 @@ class Imported:
     tool_tags: list[str]  # tool-call markup tags the template or tokens carry (not boundary)
     unknown_tool_tags: list[str]  # ... when no known ToolMarkup row was recognised
     template_source: str | None  # where the chat template came from
+    # non-special added tokens the template writes, put in the row (they decode as text)
+    written_plain_tokens: list[str] = field(default_factory=list)
+    reasoning_found_by: dict[str, list[str]] = field(default_factory=dict)  # delimiter -> how
     notes: list[str] = field(default_factory=list)
 
 
@@ -301,174 +309,44 @@ def _tokens_from_tokenizer(doc: Any, path: Path) -> list[_Token]:
     return out
 
 
-def _config_template(doc: dict[str, Any], path: Path) -> str | None:
+def _config_templates(doc: dict[str, Any], path: Path) -> list[str] | None:
     template = doc.get("chat_template")
-    if template is None or isinstance(template, str):
-        return template
+    if template is None:
+        return None
+    if isinstance(template, str):
+        return [template]
     # a list of named templates: [{"name": "default", "template": ...}, {"name": "tool_use", ...}]
     if isinstance(template, list):
         parts = [t.get("template") for t in template if isinstance(t, dict)]
         if parts and all(isinstance(p, str) for p in parts):
-            return "\n".join(p for p in parts if isinstance(p, str))
+            return [p for p in parts if isinstance(p, str)]
     raise FamilyFileError(f"{path}: chat_template must be a string or a list of named templates")
 
 
-# --- the chat template
-
-
-_BLOCK = re.compile(r"\{%-?\s*(\w+)")
-_OPENERS = {
-    "if": "endif",
-    "for": "endfor",
-    "macro": "endmacro",
-    "set": "endset",
-    "call": "endcall",
-    "filter": "endfilter",
-    "raw": "endraw",
-    "block": "endblock",
-    "generation": "endgeneration",
-}
-# what Hugging Face's chat-template environment enables ({% break %}, {% continue %})
-_EXTENSIONS = ["jinja2.ext.loopcontrols"]
-
-
-# Hugging Face's {% generation %} marks assistant text for training masks; it renders nothing
-_GENERATION_TAG = re.compile(r"\{%-?\s*(?:end)?generation\s*-?%\}")
-
-
-def check_template(template: str, source: str) -> None:
-    """``FamilyFileError`` when the template is not a parseable Jinja template."""
-    template = _GENERATION_TAG.sub("", template)
-    try:
-        import jinja2
-        import jinja2.sandbox
-    except ImportError:
-        _check_blocks(template, source)
-        return
-    env = jinja2.sandbox.ImmutableSandboxedEnvironment(extensions=_EXTENSIONS)
-    try:
-        env.parse(template)
-    except jinja2.TemplateSyntaxError as exc:
-        raise FamilyFileError(
-            f"the chat template in {source} does not parse (line {exc.lineno}: {exc.message})",
-            hint="pass the model's chat template as shipped (--chat-template FILE)",
-        ) from None
-
-
-def _check_blocks(template: str, source: str) -> None:
-    # without jinja2: the block tags must nest, and {% %} / {{ }} must close
-    if template.count("{%") != template.count("%}") or template.count("{{") != template.count("}}"):
-        raise FamilyFileError(
-            f"the chat template in {source} does not parse (unclosed tag)",
-            hint="pass the model's chat template as shipped (--chat-template FILE)",
-        )
-    stack: list[str] = []
-    for m in _BLOCK.finditer(template):
-        word = m[1]
-        if word == "set" and "=" in template[m.end() : template.find("%}", m.end())]:
-            continue  # {% set x = ... %} has no end tag
-        if word in _OPENERS:
-            stack.append(_OPENERS[word])
-        elif word.startswith("end") and (not stack or stack.pop() != word):
-            raise FamilyFileError(
-                f"the chat template in {source} does not parse ({word} without its opener)",
-                hint="pass the model's chat template as shipped (--chat-template FILE)",
-            )
-    if stack:
-        raise FamilyFileError(
-            f"the chat template in {source} does not parse (missing {stack[-1]})",
-            hint="pass the model's chat template as shipped (--chat-template FILE)",
-        )
-
-
-def _render_generation_prompt(template: str, bos: str, eos: str) -> str | None:
-    """The template rendered for one user turn plus the generation prompt; None if it fails."""
-    try:
-        import jinja2
-        import jinja2.sandbox
-    except ImportError:
-        return None
-
-    def raise_exception(message: str) -> None:
-        raise jinja2.TemplateError(message)
-
-    env = jinja2.sandbox.ImmutableSandboxedEnvironment(
-        trim_blocks=True, lstrip_blocks=True, extensions=_EXTENSIONS
-    )
-    env.filters["tojson"] = lambda value, **kw: orjson.dumps(value).decode()
-    env.globals["raise_exception"] = raise_exception
-    env.globals["strftime_now"] = lambda fmt: time.strftime(fmt)
-    try:
-        return env.from_string(_GENERATION_TAG.sub("", template)).render(
-            messages=[{"role": "user", "content": "Hello"}],
-            add_generation_prompt=True,
-            enable_thinking=True,
-            thinking=True,
-            bos_token=bos,
-            eos_token=eos,
-            tools=None,
-        )
-    except Exception:  # noqa: BLE001 - any template failure means "cannot tell by rendering"
-        return None
-
-
-def _closer_candidates(start: str) -> list[str]:
-    """The end spellings a start delimiter pairs with: </x>, ◁/x▷, [/X], START->END, begin->end."""
-    out = []
-    if len(start) > 2:
-        out.append(start[0] + "/" + start[1:])  # <think> -> </think>, [THINK] -> [/THINK]
-    for a, b in (
-        ("START", "END"),
-        ("Start", "End"),
-        ("start", "end"),
-        ("BEGIN", "END"),
-        ("begin", "end"),
-        ("_open", "_close"),
-        ("open", "close"),
-    ):
-        if a in start:
-            out.append(start.replace(a, b, 1))
-    return out
-
-
-_REASONING_WORD = re.compile(r"think|thought|reason", re.IGNORECASE)
-_LITERAL = re.compile(r"""'((?:[^'\\\n]|\\.){1,64})'|"((?:[^"\\\n]|\\.){1,64})\"""")
-_TAG = re.compile(r"<[|｜]?[/\w:.\-▁]{2,48}[|｜]?>|\[/?[A-Z_]{3,32}\]|◁/?\w{2,24}▷")
-
-
-def _template_literals(template: str) -> set[str]:
-    """Tag-like strings the template writes: quoted literals and the text between tags."""
-    found = set()
-    for m in _LITERAL.finditer(template):
-        found.update(_TAG.findall(m[1] or m[2] or ""))
-    text = re.sub(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", "\n", template, flags=re.DOTALL)
-    found.update(_TAG.findall(text))
-    return found
-
-
-def _reasoning_pairs(candidates: Iterable[str]) -> tuple[list[str], list[str]]:
-    pool = set(candidates)
-    starts, ends = [], []
-    for start in sorted(pool):
-        if not _REASONING_WORD.search(start) or start.startswith(("</", "[/", "◁/")):
-            continue
-        for end in _closer_candidates(start):
-            if end in pool and end != start:
-                if start not in starts:
-                    starts.append(start)
-                if end not in ends:
-                    ends.append(end)
-    return starts, ends
-
-
 _RESERVED = re.compile(
-    r"reserved|unused|placeholder|^<extra_id_\d+>$|^<SPECIAL_\d+>$", re.IGNORECASE
+    r"reserved|unused|place[▁_ ]?holder|^<extra_id_\d+>$|^<SPECIAL_\d+>$", re.IGNORECASE
 )
 _HTML_WORD = re.compile(r"^</?[a-z]{1,8}>$")
+# a markup word with no pipes (<tool_response>): prose about the format can write it
+_XML_WORD = re.compile(r"^</?[A-Za-z][\w.\-:]{0,47}>$")
 # a tag that writes a call (tool *output* tags such as <tool_response> are boundary tokens)
 _TOOLISH = re.compile(
     r"call|function|action|\bargs\b|\[ARGS\]|arg_key|arg_value|invoke", re.IGNORECASE
 )
+
+
+def _is_tool_tag(tag: str, cues: set[str]) -> bool:
+    return bool(_TOOLISH.search(tag)) or any(c in tag or tag in c for c in cues)
+
+
+def _plain_or_reserved(token: str) -> bool:
+    """Reserved placeholders, plain words and very short strings are no markers."""
+    return bool(_RESERVED.search(token)) or not re.search(r"[^\w\s]", token) or len(token) < 3
+
+
+def _config_str(config: dict[str, Any], key: str) -> str:
+    value = config.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def _markups_for(literals: set[str], template: str) -> list[tm.ToolMarkup]:
@@ -518,7 +396,7 @@ def import_family(
         )
     if chat_template is not None:
         try:
-            template: str | None = Path(chat_template).read_text(encoding="utf-8")
+            templates: list[str] | None = [Path(chat_template).read_text(encoding="utf-8")]
         except (OSError, UnicodeDecodeError) as exc:
             raise FamilyFileError(
                 f"cannot read chat template {chat_template}: {exc}",
@@ -526,54 +404,67 @@ def import_family(
             ) from None
         source: str | None = str(chat_template)
     else:
-        template = _config_template(config, tokenizer_config)
-        source = f"{tokenizer_config} (chat_template)" if template is not None else None
-    if template is not None:
-        check_template(template, source or "")
+        templates = _config_templates(config, tokenizer_config)
+        source = f"{tokenizer_config} (chat_template)" if templates is not None else None
+    for template in templates or ():
+        try:
+            ct.check_template(template, source or "")
+        except ct.TemplateError as exc:
+            raise FamilyFileError(str(exc), hint=exc.hint) from None
         if not template.strip():
             raise FamilyFileError(f"the chat template in {source} is empty")
 
     contents = list(dict.fromkeys(t.content for t in tokens))
     special = list(dict.fromkeys(t.content for t in tokens if t.special))
-    literals = _template_literals(template or "")
-    starts, ends = _reasoning_pairs([*contents, *literals])
-    notes: list[str] = []
-
-    prefilled = False
-    if starts and template is not None:
-        bos = config.get("bos_token") if isinstance(config.get("bos_token"), str) else ""
-        eos = config.get("eos_token") if isinstance(config.get("eos_token"), str) else ""
-        rendered = _render_generation_prompt(template, bos or "", eos or "")
-        if rendered is not None:
-            tail = rendered.rstrip()
-            prefilled = any(tail.endswith(s) for s in starts)
-        else:
-            prefilled = _prefilled_statically(template, starts)
-            notes.append("the template did not render; prefill judged from its text")
-
-    markups = _markups_for(set(contents) | literals, template or "")
+    scans = [ct.scan(template) for template in templates or ()]
+    written_texts = [text for found in scans for text in found.written]
+    literals = {
+        tag
+        for found in scans
+        for text in (*found.written, *found.cut)
+        for tag in ct.TAG.findall(text)
+    }
+    markups = _markups_for(set(contents) | literals, "\n".join(templates or ()))
     cues = {cue for m in tm.TOOL_MARKUPS for cue in m.cues}
-    tool_tags = sorted(
-        t
-        for t in (set(contents) | literals)
-        if (_TOOLISH.search(t) or any(c in t or t in c for c in cues))
-        and t not in starts
-        and t not in ends
-    )
+    tool_tags = sorted(t for t in set(contents) | literals if _is_tool_tag(t, cues))
     # with a known syntax recognised, the other call tags are its parts ([ARGS], <|tool_call_end|>)
     unknown_tool_tags = [] if markups else tool_tags
 
+    # a reasoning delimiter is any marker the template treats as one, whatever it is called
+    reasoning = ct.Reasoning()
+    if templates:
+        allowed = {
+            t
+            for t in (*contents, *literals)
+            if not _is_tool_tag(t, cues) and not _plain_or_reserved(t)
+        }
+        reasoning = ct.read_reasoning(
+            templates,
+            [*contents, *literals],
+            allowed,
+            bos=_config_str(config, "bos_token"),
+            eos=_config_str(config, "eos_token"),
+            scans=scans,
+        )
+    delimiters = set(reasoning.starts) | set(reasoning.ends)
+
+    # non-special added tokens decode as text, so only those the template writes belong here
+    written = [
+        t.content
+        for t in tokens
+        if not t.special and any(t.content in text for text in written_texts)
+    ]
+    plain_written = list(dict.fromkeys(t for t in written if t not in special))
     boundary, contextual, skipped = [], [], []
-    delimiters = set(starts) | set(ends)
-    for token in special:
-        if token in delimiters:
+    for token in [*special, *plain_written]:
+        if token in delimiters or token in boundary or token in contextual:
             continue
-        if _RESERVED.search(token) or not re.search(r"[^\w\s]", token) or len(token) < 3:
+        if _plain_or_reserved(token):
             skipped.append(token)
-        elif token in tool_tags or any(c in token or token in c for c in cues):
+        elif _is_tool_tag(token, cues):
             continue  # tool-call markup is tool_call_as_text, never a boundary token
-        elif _HTML_WORD.match(token):
-            contextual.append(token)  # <s>, </s>, <answer>: ordinary text elsewhere
+        elif _HTML_WORD.match(token) or (token in plain_written and _XML_WORD.match(token)):
+            contextual.append(token)  # <s>, <answer>, <tool_response>: ordinary text elsewhere
         else:
             boundary.append(token)
 
@@ -582,9 +473,9 @@ def import_family(
         name=name,
         parser_names=tuple(dict.fromkeys(parser_names)),
         model_patterns=patterns,
-        reasoning_start=tuple(starts),
-        reasoning_end=tuple(ends),
-        start_prefilled=prefilled,
+        reasoning_start=tuple(reasoning.starts),
+        reasoning_end=tuple(reasoning.ends),
+        start_prefilled=reasoning.prefilled,
         boundary_tokens=tuple(boundary),
         contextual_tokens=tuple(contextual),
         tool_call_markup=tuple(markups),
@@ -596,18 +487,10 @@ def import_family(
         tool_tags=tool_tags,
         unknown_tool_tags=unknown_tool_tags,
         template_source=source,
-        notes=notes,
+        written_plain_tokens=[t for t in plain_written if t not in skipped],
+        reasoning_found_by=reasoning.how,
+        notes=reasoning.notes,
     )
-
-
-_GEN_BLOCK = re.compile(
-    r"\{%-?\s*if\s+add_generation_prompt\s*-?%\}(?P<body>.*?)\{%-?\s*(?:endif|else)", re.DOTALL
-)
-
-
-def _prefilled_statically(template: str, starts: Sequence[str]) -> bool:
-    """The generation-prompt block writes a start delimiter (when it cannot be rendered)."""
-    return any(any(s in m["body"] for s in starts) for m in _GEN_BLOCK.finditer(template))
 
 
 def merge(existing: Sequence[ModelFamily], row: ModelFamily, *, replace: bool) -> list[ModelFamily]:

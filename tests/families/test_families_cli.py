@@ -299,3 +299,76 @@ def test_a_batch_child_process_reloads_the_file_too(tmp_path):
         processor.close()
     assert "acme" not in _families_in(first)
     assert "acme" in _families_in(second)
+
+
+# --------------------------------------------------------------------------- a custom reasoning pair
+
+LEAK = "The user wants a sum. 2+2=4.<|/deliberate|>It is 4."  # prefilled: only the end shows
+
+
+def import_deliberate(data_dir: Path):
+    return leakline(
+        "families",
+        "import",
+        "--tokenizer-config",
+        str(FIXTURES / "deliberate_tokenizer_config.json"),
+        "--name",
+        "deliberate",
+        env=env_for(data_dir),
+    )
+
+
+def test_a_custom_pair_is_imported_shown_listed_and_checked(tmp_path):
+    done = import_deliberate(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "reasoning: <|deliberate|> ... <|/deliberate|> (start prefilled: yes" in done.stdout
+    assert "<|deliberate|>: prefilled by the generation prompt" in done.stdout
+    assert "<|/deliberate|>: split on and stripped from history" in done.stdout
+
+    shown = json.loads(leakline("families", "show", "deliberate", env=env_for(tmp_path)).stdout)
+    assert shown["reasoning_start"] == ["<|deliberate|>"] and shown["start_prefilled"] is True
+    listed = leakline("families", "list", env=env_for(tmp_path)).stdout
+    assert "<|deliberate|>…<|/deliberate|> (prefilled)" in listed
+
+    check = leakline(
+        "families",
+        "check",
+        LEAK,
+        "--model",
+        "deliberate-7b",
+        "--format",
+        "json",
+        env=env_for(tmp_path),
+    )
+    assert check.returncode == 0, check.stderr
+    doc = json.loads(check.stdout)
+    assert "reasoning_leak" in doc["labels"]
+    assert any(f["family"] == "deliberate" for f in doc["findings"])
+
+
+def test_the_inline_worker_picks_up_a_custom_pair_without_a_restart(tmp_path):
+    config = BatchConfig(
+        worker_id="w-fam-pair",
+        clean_text_rate=1.0,
+        max_event_bytes=1 << 20,
+        redaction="raw",
+        models_dir=None,
+        classifier_check_s=0.0,
+        classifier_threshold=None,
+        families_file=ff.families_path(tmp_path),
+    )
+    processor = InlineProcessor(config)
+
+    def batch(i: int):
+        value = orjson.dumps(event(LEAK, model="deliberate-7b", event_id=f"p{i}"))
+        return asyncio.run(processor.process([ff_record(value, i)]))
+
+    try:
+        first = batch(1)
+        assert import_deliberate(tmp_path).returncode == 0
+        second = batch(2)
+    finally:
+        processor.close()
+        fam.set_extra_families(())
+    assert "deliberate" not in _families_in(first)
+    assert "deliberate" in _families_in(second)

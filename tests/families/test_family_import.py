@@ -15,6 +15,7 @@ import pytest
 
 from leakline.detectors import families as fam
 from leakline.detectors.families import ModelFamily, family_from_dict, family_to_dict
+from leakline.pipeline.core import chat_template as ct
 from leakline.pipeline.core import family_files as ff
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -47,6 +48,8 @@ def test_chatml_template_inside_the_tokenizer_config():
         "<|vision_pad|>",
     )
     assert [m.name for m in row.tool_call_markup] == ["hermes"]
+    # non-special added tokens the template writes: markup words, for this family only
+    assert row.contextual_tokens == ("<tool_response>", "</tool_response>")
     assert row.model_patterns == ("acme",)
     assert "chat_template" in (found.template_source or "")
     assert found.unknown_tool_tags == []
@@ -64,7 +67,7 @@ def test_a_template_that_prefills_the_start_tag():
 
 
 def test_prefill_is_judged_from_the_text_when_the_template_does_not_render(monkeypatch):
-    monkeypatch.setattr(ff, "_render_generation_prompt", lambda *a: None)
+    monkeypatch.setattr(ct, "_renderer", lambda *a: None)
     found = ff.import_family(
         fixture("prefill_tokenizer_config.json"),
         chat_template=fixture("prefill_think.jinja"),
@@ -163,9 +166,9 @@ def test_bad_model_files_are_clear_errors(kwargs, message):
 
 
 def test_the_block_check_without_jinja_catches_a_missing_end():
-    with pytest.raises(ff.FamilyFileError, match="missing endif"):
-        ff._check_blocks("{% if add_generation_prompt %}<think>", "t.jinja")
-    ff._check_blocks("{% set x = 1 %}{% if x %}a{% endif %}{% for m in y %}{% endfor %}", "t")
+    with pytest.raises(ct.TemplateError, match="missing endif"):
+        ct._check_blocks("{% if add_generation_prompt %}<think>", "t.jinja")
+    ct._check_blocks("{% set x = 1 %}{% if x %}a{% endif %}{% for m in y %}{% endfor %}", "t")
 
 
 def test_a_bad_name_is_refused():
