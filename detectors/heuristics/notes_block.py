@@ -269,7 +269,9 @@ REGISTERS: dict[str, NotesRegister] = {
         prompt_names=re.compile(r"用户|客户"),
         asked_for=None,
         voiced=re.compile(r"第一人称|日记|独白|口吻|扮演|自述"),
-        heading=re.compile(r"(?:我的)?(?P<noun>(?:思考|思维|推理)过程)(?:如下)?[：:]"),
+        heading=re.compile(
+            r"(?:我的)?(?P<noun>(?:思考|思维|推理)过程|(?<=我的)思路)(?:如下)?[：:]"
+        ),
     ),
     "ko": NotesRegister(
         script="hangul",

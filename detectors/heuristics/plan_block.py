@@ -24,6 +24,7 @@ from leakline.detectors.heuristics.notes_block import REGISTERS, reads_as_notes
 # A heading is one short line; the first step is read up to this many characters.
 _HEADING_CHARS = 120
 _STEP_CHARS = 400
+_PLAN_READ = 800
 # The plan is followed this far at most; a longer one is reported up to here.
 _PLAN_CHARS = 8000
 _DECORATION = " \t*#_"
@@ -70,8 +71,12 @@ def plan_block(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | Non
     item = _ITEM.match(text, _LEADING_SPACE.match(text, brk).end())  # type: ignore[union-attr]
     if item is None:
         return None  # a heading over prose: an answer's own section
-    step_end = _step_end(text, item.end())
-    if not reads_as_notes(lang, text, item.end(), step_end, prompt, headed=True):
+    # under a heading, the plan as a whole shows whose work it is (its first blank line
+    # or _PLAN_READ characters): arithmetic steps first, "Let me double-check" later
+    plan_end = text.find("\n\n", item.end(), item.end() + _PLAN_READ)
+    if plan_end < 0:
+        plan_end = min(len(text), item.end() + _PLAN_READ)
+    if not reads_as_notes(lang, text, item.end(), plan_end, prompt, headed=True):
         return None
     return _with_answer(lang, text, start)
 
