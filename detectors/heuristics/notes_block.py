@@ -52,6 +52,12 @@ class NotesRegister:
     musing: re.Pattern[str]  # hedges, restarts, self-checks (weak alone)
     prompt_names: re.Pattern[str]  # a prompt about users: "the user" is its subject
     asked_for: re.Pattern[str] | None  # a prompt that asks for notes-style text (a summary)
+    # a prompt that asks for first-person text (a diary, a monologue): plans and musing are
+    # then the text itself, and only the requester in the third person still marks notes
+    voiced: re.Pattern[str] | None
+    # a heading that names the writer's own thinking ("Thinking Process:"), its kind of
+    # thinking in the group ``noun`` (a prompt that names it asked for it): ``plan_block``
+    heading: re.Pattern[str]
 
 
 # Verbs of working on a reply, not of talking to the reader ("explain", "mention", "note"
@@ -63,7 +69,13 @@ _EN_WORK = (
     r"|start\s+(?:with|by)|focus|look\s+(?:at|up|into)|parse|re-?read|count|add\s+up|sum"
     r"|structure|write\s+the|draft|format|list\s+the|convert|search|interpret|guess)\b"
 )
-_EN_WORK_NEXT = r"\s+(?:\w+\s+)?" + _EN_WORK  # "I should (probably) check"
+_EN_WORK_NEXT = r"\s+(?:\w+\s+)?(?:try\s+to\s+)?" + _EN_WORK  # "let me (try to) work out"
+# the work done on the request, as a step of a plan: "Analyze the request", "Identify the
+# user's core question" (an answer's steps act on the subject: "Preheat the oven")
+_EN_ON_REQUEST = (
+    r"\s+(?:the\s+)?(?:user['’]s\s+)?(?:core\s+|main\s+|actual\s+)?(?:request|prompt|question"
+    r"|query|task|goal|ask|intent)\b"
+)
 _EN_REQUESTER_DOES = (
     r"(?:['’]s)?\s+(?:\w+\s+)?(?:wants?|wanted|asks|asked|asking|said|says|mentions?|mentioned"
     r"|means|meant|question|request|message|query|intent|is\s+(?:asking|looking|trying|probably"
@@ -79,11 +91,11 @@ _EN_TASK_DOES = (
 )
 _ZH_REQUESTER_DOES = (
     r"[^，。！？\n]{0,6}?(?:问|想知道|想要|想问|提到|说(?!明)|希望我|让我|要我|的意思|的问题|的需求"
-    r"|在问|要的是|用的是|只是|想|要)|(?:应该|好像|似乎|可能|大概)是"
+    r"|在问|要的是|用的是|只是|想|要|给了|提供了|发来|贴了)|(?:应该|好像|似乎|可能|大概)是"
 )
 _ZH_WORK = (
     r"(?!们)[^，。！？\n]{0,6}?(?:想|算|看|检查|确认|核对|回忆|考虑|分析|理解|判断|决定|列|回答"
-    r"|回复|组织|整理|计算|验证|假设|注意|避免|排序|搞清楚|弄清楚|规划|写)"
+    r"|回复|组织|整理|计算|验证|假设|注意|避免|排序|搞清楚|弄清楚|弄明白|搞明白|规划|写|解决|求)"
 )
 _ZH_REPLY_RULE = r"(?:要|别|不要|不用|尽量|应该|得)"  # "回答别写太长", "语气要正式"
 _ZH_REPLY_ADD = r"(?:提醒|提一下|解释|说明|补充)"  # "再解释原因", "顺便提一下"
@@ -145,6 +157,21 @@ _EN_INTENT: dict[str, str | None] = {
     "before i": r"\s+(?:answer|reply|respond|write)\b",
     **dict.fromkeys(
         (
+            "analyze",
+            "analyse",
+            "deconstruct",
+            "understand",
+            "identify",
+            "parse",
+            "clarify",
+            "re-read",
+            "reread",
+            "interpret",
+        ),
+        _EN_ON_REQUEST,
+    ),
+    **dict.fromkeys(
+        (
             "i wonder",
             "my guess",
             "my first guess",
@@ -158,6 +185,8 @@ _EN_INTENT: dict[str, str | None] = {
 }
 _ZH_ABOUT: dict[str, str | None] = {
     **dict.fromkeys(("用户", "对方", "提问者", "楼主"), _ZH_REQUESTER_DOES),
+    # the requester as the one the work is for: "帮用户把这段话翻译成英文"
+    **dict.fromkeys(("帮用户", "替用户", "回答用户", "回复用户"), None),
     "问的是": None,  # subjectless: "问的是水的沸点"
     "问题": r"(?:问的是|是在问|要求|说的是|给了|给出)",
     "题目": r"(?:问的是|是在问|要求|说的是|给了|给出|问|说|中|里)",
@@ -169,6 +198,7 @@ _ZH_INTENT: dict[str, str | None] = {
         _ZH_WORK,
     ),
     "让我": r"(?!们)",
+    "我现在": r"(?:需要|得|要|应该|必须)",  # "嗯，我现在需要解决这个问题"
     **dict.fromkeys(("我觉得", "我认为", "我猜"), r"(?:答案|应该是)"),
     # a note to itself about the reply: "回答别写太长", "语气要正式", "先共情"
     **dict.fromkeys(("回答", "回复", "语气", "答案"), _ZH_REPLY_RULE),
@@ -215,6 +245,17 @@ REGISTERS: dict[str, NotesRegister] = {
         ),
         prompt_names=re.compile(r"\buser|\bpersona\b|\bcustomer\b", re.IGNORECASE),
         asked_for=None,
+        voiced=re.compile(
+            r"first[- ]person|\bdiary\b|\bjournal\s+entry|monologue|stream\s+of\s+consciousness"
+            r"|\bin\s+character\b|role-?play|\bpretend\b|\bin\s+my\s+voice\b|\bas\s+if\s+you\s+were\b",
+            re.IGNORECASE,
+        ),
+        # lower case, the decoration stripped: "here's a thinking process that leads to…:"
+        heading=re.compile(
+            r"(?:here(?:['’]s|\s+is)\s+(?:a|my|the)\s+|my\s+|the\s+)?(?:step[- ]by[- ]step\s+)?"
+            r"(?P<noun>(?:thinking|thought|reasoning)(?:\s+process)?|chain\s+of\s+thought"
+            r"|internal\s+monologue|scratchpad)\b[^:\n]{0,60}:"
+        ),
     ),
     "zh": NotesRegister(
         script="han",
@@ -227,6 +268,10 @@ REGISTERS: dict[str, NotesRegister] = {
         ),
         prompt_names=re.compile(r"用户|客户"),
         asked_for=None,
+        voiced=re.compile(r"第一人称|日记|独白|口吻|扮演|自述"),
+        heading=re.compile(
+            r"(?:我的)?(?P<noun>(?:思考|思维|推理)过程|(?<=我的)思路)(?:如下)?[：:]"
+        ),
     ),
     "ko": NotesRegister(
         script="hangul",
@@ -241,6 +286,8 @@ REGISTERS: dict[str, NotesRegister] = {
         ),
         prompt_names=re.compile(r"사용자|고객"),
         asked_for=LEVELS["ko"].asked_for,  # a summary, a translation, a diary: plain or memo style
+        voiced=None,  # ``asked_for`` already turns the check off for the texts asked for
+        heading=re.compile(r"(?:나의\s?|제\s?)?(?P<noun>(?:생각|사고|추론)\s?과정)[:：]"),
     ),
 }
 _BY_SCRIPT = {row.script: lang for lang, row in REGISTERS.items()}
@@ -260,32 +307,48 @@ def notes_block(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | No
     if found is None:
         return None
     lang, start, brk, resume = found
-    row = REGISTERS[lang]
     if resume >= len(text) or text[resume] in _NOT_AN_ANSWER:
         return None
-    block = text[start:brk]
-    if block.rstrip().endswith(_CLOSING):
+    if text[start:brk].rstrip().endswith(_CLOSING):
         return None  # "…</think>": a delimited region, read by the delimited rules
+    if not reads_as_notes(lang, text, start, brk, prompt):
+        return None
+    return lang, (start, brk)
+
+
+def reads_as_notes(
+    lang: str, text: str, start: int, end: int, prompt: str = "", *, headed: bool = False
+) -> bool:
+    """Whether ``text[start:end]`` is written for the model itself (the signs above).
+
+    ``headed``: a heading that names the writer's thinking came before it ("Thinking
+    Process:"), which is one sign already, so any one sign here completes it."""
+    row = REGISTERS[lang]
+    block = text[start:end]
     if lang == "en":
         block = block.lower()
     kinds = row.signs.scan(block)  # stops at the first STRONG sign
     if not kinds:
-        return None  # the common case: nothing of notes in the block
+        return False  # the common case: nothing of notes in the block
     if row.addressed.search(block) is not None:
-        return None
+        return False
     if prompt and row.asked_for is not None and row.asked_for.search(prompt) is not None:
-        return None  # the user asked for text in this style
+        return False  # the user asked for text in this style
     about = bool(kinds & Markers.STRONG)
     intent = bool(kinds & Markers.WEAK)
     if about and not intent:
         intent = bool(row.intent.scan(block))  # a plan after the scan's stop
     if about and prompt and row.prompt_names.search(prompt) is not None:
         about = False  # the prompt is about users: so may the answer be
+    if not about and prompt and row.voiced is not None and row.voiced.search(prompt) is not None:
+        return False  # first-person text was asked for: its plans are the text
     if not (intent or about):
-        return None
+        return False
+    if headed:
+        return True
     if not (intent and about):
         if row.musing.search(block) is None:
-            return None
-        if not about and len(sentences(text, start, brk - start, 2)) < 2:
-            return None  # one sentence announcing work ("稍等，我再核对一下。"): a preamble
-    return lang, (start, brk)
+            return False
+        if not about and len(sentences(text, start, end - start, 2)) < 2:
+            return False  # one sentence announcing work ("稍等，我再核对一下。"): a preamble
+    return True

@@ -1,9 +1,11 @@
 """Untagged ``reasoning_leak``: the visible text opens with the model talking to itself.
 
-Four signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
+Five signals, cheapest first: an opening cue ("Okay, so the user is asking…"), several
 sentences of planning narration, (Korean) a plain-style block of notes followed by a
-polite answer (``speech_level``), and (English, Chinese, Korean) an opening block written
-about the requester and the model's own work rather than to the reader (``notes_block``)."""
+polite answer (``speech_level``), (English, Chinese, Korean) an opening block written
+about the requester and the model's own work rather than to the reader (``notes_block``),
+and a plan of that work before the answer ("Thinking Process:\n\n1. **Analyze the
+request:** The user wants…", ``plan_block``)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from leakline.detectors.heuristics.cues import (
     sentences,
 )
 from leakline.detectors.heuristics.notes_block import notes_block
+from leakline.detectors.heuristics.plan_block import plan_block
 from leakline.detectors.heuristics.speech_level import speech_level_shift
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
@@ -58,8 +61,9 @@ CUES: dict[str, dict[str, list[str]]] = {
             r"(?:so,?\s+)?(?:they['’]re|they\s+are)\s+asking\s+(?:about|for|whether|if|how|what)\b"
             r"|the\s+question\s+(?:is\s+asking|asks)\b|my\s+task\s+is\s+to\b",
             # harmony-style analysis: "We need to answer…", "User asks: …", "Need to respond…"
-            r"(?:we|i)\s+(?:need|have)\s+to\s+(?:answer|respond|reply|provide|give|output|produce"
-            r"|figure\s+out|compute|calculate)\b|we\s+should\s+(?:answer|respond|reply|provide)\b"
+            # (not "We need to compute…": a worked solution says "we" to its reader)
+            r"(?:we|i)\s+(?:need|have)\s+to\s+(?:answer|respond|reply|provide|give|output|produce)\b"
+            r"|i\s+(?:need|have)\s+to\s+(?:figure\s+out|compute|calculate)\b|we\s+should\s+(?:answer|respond|reply|provide)\b"
             r"|user\s+(?:asks|asked|wants|is\s+asking)\b|need\s+to\s+(?:answer|respond|reply"
             r"|provide|output)\b",
             # "Hmm, wait…", "Hmm, let me…"
@@ -74,7 +78,7 @@ CUES: dict[str, dict[str, list[str]]] = {
     "zh": {
         "opening": [
             # "嗯，用户问的是…"; not a conversational "嗯，这个问题很好。"
-            r"嗯[，,。…\s]+[^。！？\n]{0,20}?(?:用户|我(?:需要|得|要|应该|先|来想)|让我|首先|这个问题(?:是|问)"
+            r"嗯[，,。…\s]+[^。！？\n]{0,20}?(?:用户|我(?:现在)?(?:需要|得|要|应该|先|来想)|让我|首先|这个问题(?:是|问)"
             r"|题目|他(?:问|想)|她(?:问|想)|对方)",
             r"好的?[，,]\s*(?:用户|我需要|让我想|让我思考|首先我|我得)",
             # Not "用户需要…": a how-to may open by talking about users in general.
@@ -234,8 +238,11 @@ class SelfTalkCues(DetectorBase):
     id = "self_talk_cues"
     # 3: a formal -니다/-니까 ending after 음/흠 answers the user; 4: a plain block that
     # plans, then a polite answer (speech_level); 5: an opening block of notes about the
-    # requester and the work, then an answer (notes_block)
-    version = "5"
+    # requester and the work, then an answer (notes_block); 6: R1-style plans ("Thinking
+    # Process:" and steps about the request, plan_block), first-person process verbs after
+    # "try to" / "我现在", first-person text the prompt asked for is not notes, and "We need
+    # to compute…" opens a worked solution, not self-talk
+    version = "6"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -258,6 +265,10 @@ class SelfTalkCues(DetectorBase):
         if noted is not None:
             language, span = noted
             return [self._leak(exchange, text, span, language, "notes_block", 0.6)]
+        planned = plan_block(text, exchange.prompt_text)
+        if planned is not None:
+            language, span = planned
+            return [self._leak(exchange, text, span, language, "plan_block", 0.6)]
         return []
 
     def _leak(

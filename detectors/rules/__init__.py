@@ -12,6 +12,7 @@ from leakline.detectors.rules.generic_tokens import GenericTokens
 from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
 from leakline.detectors.rules.reasoning_history import ReasoningHistory
 from leakline.detectors.rules.reasoning_slots import ReasoningSlots
+from leakline.detectors.rules.role_header import RoleHeader
 from leakline.detectors.rules.structured_output import StructuredOutput
 from leakline.detectors.rules.tool_args import ToolArgs
 from leakline.detectors.rules.tool_call_text import ToolCallText
@@ -19,6 +20,7 @@ from leakline.detectors.rules.tool_call_text import ToolCallText
 RULES = (
     BoundaryTokens(),
     GenericTokens(),
+    RoleHeader(),
     ToolCallText(),
     GenericToolCalls(),
     ToolArgs(),
@@ -41,6 +43,7 @@ __all__ = [
     "GenericToolCalls",
     "ReasoningHistory",
     "ReasoningSlots",
+    "RoleHeader",
     "StructuredOutput",
     "ToolArgs",
     "ToolCallText",
