@@ -71,6 +71,7 @@ MODULES: tuple[str, ...] = (
     "leakline/detectors/heuristics/structured_reasoning.py",
     "leakline/detectors/rules/api_contract.py",
     "leakline/detectors/rules/boundary_tokens.py",
+    "leakline/detectors/rules/empty_response.py",
     "leakline/detectors/rules/finish_reason.py",
     "leakline/detectors/rules/generic_tokens.py",
     "leakline/detectors/rules/generic_tool_calls.py",

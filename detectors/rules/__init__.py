@@ -7,6 +7,7 @@ certain first).
 from leakline.detectors.base import register
 from leakline.detectors.rules.api_contract import ApiContract
 from leakline.detectors.rules.boundary_tokens import BoundaryTokens
+from leakline.detectors.rules.empty_response import EmptyResponse
 from leakline.detectors.rules.finish_reason import FinishReason
 from leakline.detectors.rules.generic_tokens import GenericTokens
 from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
@@ -26,6 +27,7 @@ RULES = (
     ReasoningSlots(),
     ReasoningHistory(),
     FinishReason(),
+    EmptyResponse(),
     ApiContract(),
 )
 
@@ -36,6 +38,7 @@ __all__ = [
     "RULES",
     "ApiContract",
     "BoundaryTokens",
+    "EmptyResponse",
     "FinishReason",
     "GenericTokens",
     "GenericToolCalls",
