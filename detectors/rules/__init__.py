@@ -13,6 +13,7 @@ from leakline.detectors.rules.generic_tokens import GenericTokens
 from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
 from leakline.detectors.rules.reasoning_history import ReasoningHistory
 from leakline.detectors.rules.reasoning_slots import ReasoningSlots
+from leakline.detectors.rules.runaway_turn import RunawayTurn
 from leakline.detectors.rules.structured_output import StructuredOutput
 from leakline.detectors.rules.tool_args import ToolArgs
 from leakline.detectors.rules.tool_call_text import ToolCallText
@@ -29,6 +30,7 @@ RULES = (
     FinishReason(),
     EmptyResponse(),
     ApiContract(),
+    RunawayTurn(),
 )
 
 for _rule in RULES:
@@ -44,6 +46,7 @@ __all__ = [
     "GenericToolCalls",
     "ReasoningHistory",
     "ReasoningSlots",
+    "RunawayTurn",
     "StructuredOutput",
     "ToolArgs",
     "ToolCallText",
