@@ -40,9 +40,10 @@ CUES: Final[dict[str, dict[str, str]]] = {
     "en": {
         "announce": (
             r"(?:\b(?:let\s+me|i['’]ll|i\s+will|i\s+shall|i['’]m\s+going\s+to|i\s+am\s+going\s+to"
-            r"|i['’]m\s+gonna|allow\s+me\s+to|i['’]m\s+about\s+to|(?:while|as)\s+i)"
+            r"|i['’]m\s+gonna|allow\s+me\s+to|i['’]m\s+about\s+to|i\s+need\s+to|(?:while|as)\s+i)"
             r"(?:\s+(?:just|quickly|first|now|go\s+ahead\s+and|also|immediately|try\s+to|then))*"
-            r"\s+" + _EN_VERB + r"|\bi['’]m\s+(?:now\s+|currently\s+|just\s+)?(?:searching"
+            r"\s+" + _EN_VERB + r"|\b(?:get\s+back\s+to\s+you|report\s+back)\b"
+            r"|\bi['’]m\s+(?:now\s+|currently\s+|just\s+)?(?:searching"
             r"|checking|looking|fetching|querying|running|reading|calculating|pulling)\b"
             r"|^(?:searching|checking|looking|fetching|querying|retrieving|running|reading"
             r"|calculating|computing|pulling)\b.*\b(?:now|for\s+you|right\s+away)\b)"
@@ -58,7 +59,7 @@ CUES: Final[dict[str, dict[str, str]]] = {
         ),
         "question": r"[?]\s*$",
         "later": (
-            r"\b(?:tomorrow|tonight|next\s+(?:week|month|monday|tuesday|wednesday|thursday"
+            r"\b(?:tomorrow|tonight|next\s+(?:week|month|year|monday|tuesday|wednesday|thursday"
             r"|friday|time)|on\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
             r"|at\s+\d|by\s+\d|later\s+today|this\s+(?:afternoon|evening)|\d+\s*(?:am|pm|a\.m"
             r"|p\.m)\b|in\s+the\s+morning)"
@@ -77,6 +78,8 @@ CUES: Final[dict[str, dict[str, str]]] = {
             r"|(?:찾아|알아|살펴|읽어|열어|실행해|돌려|검색해|조회해)\s?(?:보겠|볼게|볼께|보고|드리겠"
             r"|드릴[게께])"
             r"|(?:찾고|검색하고|확인하고|조회하고|알아보고)\s?있(?:습니다|어요)"
+            r"|(?:찾아보|알아보|살펴보|불러오|가져오|확인하|검색하|조회하)는\s?중"
+            r"|(?:불러|가져)\s?(?:오겠|올게|올께)"
         ),
         "filler": (
             r"(?:네네?|넵|예|알겠습니다|알겠어요|좋아요|좋습니다|물론이죠|물론입니다|그럼요|안녕하세요"

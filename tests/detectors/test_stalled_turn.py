@@ -41,6 +41,9 @@ POSITIVES = [
     pytest.param("让我搜索一下相关资料。", id="zh_let_me_search"),
     pytest.param("正在为您查询航班信息，请稍候。", id="zh_querying"),
     pytest.param("我会调用天气工具来获取数据。", id="zh_call_tool"),
+    pytest.param("Let me think about that and get back to you.", id="en_get_back_after_and"),
+    pytest.param("지금 찾아보는 중이에요.", id="ko_looking_now"),
+    pytest.param("데이터를 불러오겠습니다.", id="ko_load_data"),
 ]
 
 # (text, prompt, finish, has a structured call)
@@ -169,6 +172,8 @@ LOOKALIKES = [
         "검색 결과는 다음과 같습니다. 서울은 맑음입니다.", "", "stop", False, id="ko_answer"
     ),
     pytest.param("查询结果：北京今天晴。", "", "stop", False, id="zh_answer"),
+    pytest.param("I will run the marathon next year.", "", "stop", False, id="en_next_year"),
+    pytest.param("I'll check in on Friday.", "", "stop", False, id="en_check_in_friday"),
 ]
 
 
