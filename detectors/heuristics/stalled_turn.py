@@ -22,7 +22,7 @@ from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # An announcement is short; a longer reply holds something else (and this bound keeps the
 # detector at one length check on ordinary answers).
-MAX_CHARS: Final = 400
+MAX_CHARS: Final = 240
 
 # Per language: "announce" (work for this turn, searched in one sentence), "filler" (a whole
 # sentence that neither answers nor announces: a wait, an acknowledgement, "let me know…"),
@@ -138,20 +138,32 @@ def _any(patterns: tuple[re.Pattern[str], ...], text: str) -> bool:
     return any(pattern.search(text) for pattern in patterns)
 
 
+_HANGUL: Final = re.compile("[\uac00-\ud7a3]")
+_HAN: Final = re.compile("[\u4e00-\u9fff]")
+
+
+def _language(sentence: str) -> int:
+    """Index into _LANGUAGES of the table that reads this sentence (one table, not three)."""
+    if sentence.isascii():
+        return 0
+    if _HANGUL.search(sentence):
+        return 1
+    return 2 if _HAN.search(sentence) else 0
+
+
 def _kind(sentence: str) -> tuple[str, str]:
     """("announce", language) | ("filler", "") | ("answer", "") | ("question", "")."""
+    lang = _language(sentence)
     low = sentence.lower()
-    if _any(_QUESTION, low):
+    if _QUESTION[lang].search(low):
         return "question", ""
     body = low.strip(_EDGE)
-    for filler in _FILLER:
-        if filler.fullmatch(body):
-            return "filler", ""
+    if _FILLER[lang].fullmatch(body):
+        return "filler", ""
     if _COLON_ANSWER.search(body):
         return "answer", ""
-    for lang, announce in zip(_LANGUAGES, _ANNOUNCE, strict=True):
-        if announce.search(low):
-            return "announce", lang
+    if _ANNOUNCE[lang].search(low):
+        return "announce", _LANGUAGES[lang]
     return "answer", ""
 
 
@@ -172,21 +184,24 @@ class StalledTurn(DetectorBase):
         finish = exchange.finish_reason
         if finish is not None and finish not in _ENDED:
             return []  # truncated, filtered: another label (or none) explains the end
-        if "`" in text or "```" in exchange.prompt_text:
+        if "`" in text:
             return []  # an announcement inside code is an example, not this turn
         language = ""
         first = -1
-        for sentence in _sentences(text):
+        # from the last sentence back: an answer usually ends the text, so one look decides
+        for sentence in reversed(_sentences(text)):
             kind, lang = _kind(sentence)
             if kind in ("question", "answer"):
                 return []
             if kind == "announce":
                 if _any(_LATER, sentence.lower()):
                     return []  # "I'll check it tomorrow": a confirmation, not this turn
-                if not language:
-                    language, first = lang, text.find(sentence)
-        if not language or _any(_PROMPT, exchange.prompt_text.lower()):
+                language, first = lang, text.find(sentence)  # the earliest one stays
+        if not language:
             return []
+        prompt = exchange.prompt_text
+        if "```" in prompt or _any(_PROMPT, prompt.lower()):
+            return []  # the prompt asked for a plan, for first-person text, or holds code
         tools = exchange.has_tools
         tool_turns = _tool_turns(exchange)
         # an announced call is likelier a lost call when the model could call tools

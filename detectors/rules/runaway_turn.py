@@ -41,7 +41,7 @@ _STYLE_ROLE: Final = {style: role for style, (role, _) in ROLE_HEADERS.items()}
 # One search over the text, starting with a literal newline (a header starts a line).
 _TOKEN: Final = r"(?:<[^\s<>]{1,32}>)"
 _HEADER: Final = re.compile(
-    r"\n[ \t]*(?:"
+    r"\n(?:"
     rf"(?P<colon>{ROLE_HEADERS['colon'][1]})[ \t]*[:：][ \t]*(?P<colon_text>\S[^\n]*)?"
     rf"|(?P<section>{ROLE_HEADERS['section'][1]})[ \t]*[:：]?[ \t]*\n?[ \t]*"
     r"(?P<section_text>\S[^\n]*)?"
@@ -79,24 +79,11 @@ _ASKED_FOR_TURNS: Final = re.compile(
     r"|对话|剧本|采访|访谈|脚本|聊天记录|示例对话|会話|台本"
 )
 _HAS_WORD: Final = re.compile(r"\w")
-# Every spelling of ROLE_HEADERS contains one of these: a str.find of each points at the few
-# lines worth an anchored match (a regex search over every line costs ~0.1 us per line). The
-# non-ASCII ones only run on a non-ASCII text (``isascii`` reads a flag, it does not scan).
-_PROBES: Final = ("Human", "User", "USER", "###", "user")
-_WIDE_PROBES: Final = (*_PROBES, "사용자", "用户", "人类", "ユーザー")
-
-
-def _candidate_lines(text: str) -> list[int]:
-    """Offsets of the newlines that open a line holding a probe, in text order."""
-    found: set[int] = set()
-    for probe in _PROBES if text.isascii() else _WIDE_PROBES:
-        pos = text.find(probe)
-        while pos >= 0:
-            newline = text.rfind("\n", 0, pos)
-            if newline >= 0 and pos - newline <= 40:  # the header's own line, near its start
-                found.add(newline)
-            pos = text.find(probe, pos + len(probe))
-    return sorted(found)
+# The first character of every spelling in ROLE_HEADERS, right after a newline (a header
+# starts its line): one search with a literal newline and a class finds the few lines worth
+# the anchored match of _HEADER, as cheap as counting the newlines (the full pattern searched
+# over every line cost ~5x more on the production mix).
+_LINE_START: Final = re.compile("\n[HU#u<사用人ユ]")
 
 
 def _style(match: re.Match[str]) -> str:
@@ -139,8 +126,8 @@ class RunawayTurn(DetectorBase):
             return []
         prompt = exchange.prompt_text
         asked: bool | None = None  # the prompt check runs only once a header is found
-        for line in _candidate_lines(text):
-            match = _HEADER.match(text, line)
+        for start_of_line in _LINE_START.finditer(text):
+            match = _HEADER.match(text, start_of_line.start())
             if match is None:
                 continue
             style = _style(match)
