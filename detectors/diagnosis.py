@@ -128,6 +128,43 @@ class _Context(dict[str, str]):
         return "?"
 
 
+# engine -> where that engine is told to stop at the end of a turn (runaway_turn's fix);
+# matched as a substring of the lower-cased engine name, in order
+STOP_SETTINGS: tuple[tuple[str, str], ...] = (
+    (
+        "vllm",
+        "vLLM: the request's `stop` / `stop_token_ids`, `ignore_eos` left false, and the "
+        "model's generation_config.json `eos_token_id` (read unless --generation-config vllm)",
+    ),
+    (
+        "sglang",
+        "SGLang: the request's `stop` / `stop_token_ids` (and `ignore_eos` false), and the "
+        "EOS ids the model's config declares",
+    ),
+    # before "llama": "ollama" contains it
+    ("ollama", "Ollama: `PARAMETER stop` in the Modelfile and the template's end token"),
+    (
+        "llama",
+        "llama.cpp: the end-of-generation token of the GGUF metadata (llama-server `stop` in "
+        "the request, llama-cli `--reverse-prompt`)",
+    ),
+)
+STOP_SETTING_ANY = (
+    "the request's stop strings / stop token ids and the EOS id of the model's generation "
+    "config (vLLM/SGLang `stop_token_ids`, llama.cpp `--reverse-prompt`, Ollama "
+    "`PARAMETER stop`)"
+)
+
+
+def stop_setting(engine_name: str | None) -> str:
+    """Where this engine's stop and end-of-sequence conditions are set."""
+    lowered = (engine_name or "").lower()
+    for key, text in STOP_SETTINGS:
+        if key in lowered:
+            return text
+    return STOP_SETTING_ANY
+
+
 @dataclass(frozen=True, slots=True)
 class Facts:
     """What the exchange's metadata says, computed once per exchange."""
@@ -187,6 +224,7 @@ def _facts(
             engine=" ".join(x for x in (engine_name, engine_version) if x) or "the engine",
             engine_field=reasoning_field or "none",
             client_field=client_reasoning_field or "none",
+            stop_setting=stop_setting(engine_name),
         )
     )
     return Facts(
@@ -532,6 +570,75 @@ RULES: tuple[Rule, ...] = (
         "self-hosted: set --reasoning-parser {suggested_parser}; managed API: turn thinking "
         "on (a low effort is enough) instead of telling the model not to think, and strip "
         "the tags at the gateway",
+    ),
+    # ---- turn-level failures (issue 34)
+    Rule(
+        "runaway_stop_eos",
+        _labels(Label.RUNAWAY_TURN),
+        _ALWAYS,
+        Layer.TEMPLATE,
+        "generation went past the end of the assistant's turn into the next user turn: the "
+        "chat template's end-of-turn token is not a stop condition on {engine} (a stop "
+        "string, a stop token id or the generation config's EOS id is missing)",
+        "check {stop_setting}; the template's end-of-turn token (<|im_end|>, <|eot_id|>, "
+        "<end_of_turn>, </s>, ...) must be among them; cut the reply at the role header "
+        "meanwhile",
+    ),
+    Rule(
+        "stalled_tool_choice",
+        _labels(Label.STALLED_TURN),
+        lambda x, f, facts: x.has_tools and x.config.tool_choice in ("required", "named"),
+        Layer.API,
+        "tool_choice asked for a call, yet the turn ended on an announcement in text: the "
+        "engine did not enforce tool_choice",
+        "check that {engine} enforces tool_choice required/named (it constrains the output "
+        "to a call); until then validate at the gateway and retry",
+    ),
+    Rule(
+        "stalled_tool_parser",
+        _labels(Label.STALLED_TURN),
+        lambda x, f, facts: x.has_tools or _detail(f, "tool_turns") not in (None, 0),
+        Layer.PARSER,
+        "tools were available and the reply announced a call, then ended: the tool-call "
+        "parser ({tool_parser}) dropped the call, or the template ended the turn after the "
+        "first sentence",
+        "look at the raw output (skip_special_tokens=false): call markup there means the "
+        "parser (set the family's --tool-call-parser), none means the model or template "
+        "stopped; retry with tool_choice=required",
+    ),
+    Rule(
+        "stalled_agent_loop",
+        _labels(Label.STALLED_TURN),
+        _ALWAYS,
+        Layer.CLIENT,
+        "the reply only announced an action and the turn ended; no tools are in the logged "
+        "request, so either the gateway dropped them or the agent loop treats the text as "
+        "the final answer",
+        "log the declared tools; have the agent loop continue (or retry with "
+        "tool_choice=required) when a reply announces work without a call",
+    ),
+    Rule(
+        "empty_reasoning_parser",
+        _labels(Label.EMPTY_RESPONSE),
+        lambda x, f, facts: bool(_known(x.versions.reasoning_parser)),
+        Layer.PARSER,
+        "tokens were billed but neither content nor reasoning holds text while the reasoning "
+        "parser {reasoning_parser} runs: it swallowed the whole output (an unclosed start "
+        "tag, or a thinking flag that disagrees with the parser)",
+        "replay with skip_special_tokens=false and without the reasoning parser; use the "
+        "family's parser ({suggested_parser}) with enable_thinking the same for template and "
+        "parser",
+    ),
+    Rule(
+        "empty_stripped_output",
+        _labels(Label.EMPTY_RESPONSE),
+        _ALWAYS,
+        Layer.TEMPLATE,
+        "the turn ended with no text, no call and no reasoning: the output was only special "
+        "tokens that the detokenizer stripped, or the chat template ends the turn at once "
+        "(an end token right after the generation prompt)",
+        "replay with skip_special_tokens=false to see the raw tokens; check the template's "
+        "generation prompt and {stop_setting}; regenerate meanwhile",
     ),
     # ---- fallbacks: keep the detector's layer, still say what to try
     Rule(

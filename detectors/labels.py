@@ -21,6 +21,10 @@ class Label(StrEnum):
     MIXED_CHUNK = "mixed_chunk"
     REASONING_SLOT = "reasoning_slot"
     HISTORY_MISMATCH = "history_mismatch"
+    # turn-level failures (issue 34)
+    STALLED_TURN = "stalled_turn"
+    RUNAWAY_TURN = "runaway_turn"
+    EMPTY_RESPONSE = "empty_response"
 
 
 ALL_LABELS: tuple[str, ...] = tuple(label.value for label in Label)

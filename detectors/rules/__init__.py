@@ -7,12 +7,14 @@ certain first).
 from leakline.detectors.base import register
 from leakline.detectors.rules.api_contract import ApiContract
 from leakline.detectors.rules.boundary_tokens import BoundaryTokens
+from leakline.detectors.rules.empty_response import EmptyResponse
 from leakline.detectors.rules.finish_reason import FinishReason
 from leakline.detectors.rules.generic_tokens import GenericTokens
 from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
 from leakline.detectors.rules.reasoning_history import ReasoningHistory
 from leakline.detectors.rules.reasoning_slots import ReasoningSlots
 from leakline.detectors.rules.role_header import RoleHeader
+from leakline.detectors.rules.runaway_turn import RunawayTurn
 from leakline.detectors.rules.structured_output import StructuredOutput
 from leakline.detectors.rules.tool_args import ToolArgs
 from leakline.detectors.rules.tool_call_text import ToolCallText
@@ -28,7 +30,9 @@ RULES = (
     ReasoningSlots(),
     ReasoningHistory(),
     FinishReason(),
+    EmptyResponse(),
     ApiContract(),
+    RunawayTurn(),
 )
 
 for _rule in RULES:
@@ -38,12 +42,14 @@ __all__ = [
     "RULES",
     "ApiContract",
     "BoundaryTokens",
+    "EmptyResponse",
     "FinishReason",
     "GenericTokens",
     "GenericToolCalls",
     "ReasoningHistory",
     "ReasoningSlots",
     "RoleHeader",
+    "RunawayTurn",
     "StructuredOutput",
     "ToolArgs",
     "ToolCallText",

@@ -81,7 +81,7 @@ class _Region(NamedTuple):
 
 class BoundaryTokens(DetectorBase):
     id = "boundary_tokens"
-    version = "3"
+    version = "4"  # 4: a lone end delimiter at a sentence seam is a leak (issue 34)
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -367,10 +367,33 @@ def drop_mentions(
             strong[index] = strong[index + 1] = True
     kept = []
     for index, hit in enumerate(hits):
-        if strong[index] or _weak_mention(text, hits, index, opens, closes):
+        if strong[index]:
+            continue
+        if _weak_mention(text, hits, index, opens, closes) and not _seam(text, hit, closes):
             continue
         kept.append(hit)
     return kept
+
+
+# "private notes </think> The answer…": an end delimiter between the last word of the notes
+# and the first of a new sentence is the seam of a leak, whatever the sentence speaks about.
+# A mention takes the delimiter as an object ("ends with </think> Then…" is rare, but the
+# word before says so) and goes on in lower case or with punctuation.
+_SEAM_AFTER = re.compile(r"[ \t][A-Z](?:[a-z]|[ ,'’])")
+_OBJECT_OF = re.compile(
+    r"(?<![A-Za-z])(?:with|by|as|at|in|on|of|for|from|after|before|into|about|is|are|was|the|a|an"
+    r"|and|or|than|like|to|see|emits?|outputs?"
+    r"|writes?|prints?|returns?|uses?|adds?|puts?|sends?|its)[ \t]$",
+    re.IGNORECASE,
+)
+
+
+def _seam(text: str, hit: Hit, closes: Container[str]) -> bool:
+    """A lone end delimiter between prose words, followed by a new sentence: a leak."""
+    if hit.literal not in closes or _SEAM_AFTER.match(text, hit.end) is None:
+        return False
+    before = text[max(0, hit.start - 12) : hit.start]
+    return before[-1:] == " " and before[-2:-1].isalnum() and _OBJECT_OF.search(before) is None
 
 
 def _example_pair(

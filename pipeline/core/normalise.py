@@ -553,6 +553,45 @@ def request_key(api: str, request: dict[str, Any]) -> str | None:
     return hasher.hexdigest()
 
 
+def _count(usage: Any, *names: str) -> int | None:
+    if not isinstance(usage, dict):
+        return None
+    for name in names:
+        value = usage.get(name)
+        if type(value) is int and value >= 0:
+            return value
+    return None
+
+
+# streamed usage rides on one of the last chunks (chat's include_usage chunk, Responses'
+# response.completed, Messages' message_delta): look no further back than this
+_USAGE_TAIL = 3
+
+
+def completion_tokens(event: dict[str, Any]) -> int | None:
+    """Completion tokens billed: the event's own ``usage`` (the gateway's names), else the
+    API body's (chat ``completion_tokens``, Responses/Messages ``output_tokens``)."""
+    found = _count(event.get("usage"), "completion_tokens")
+    if found is not None:
+        return found
+    response = event.get("response")
+    if isinstance(response, dict):
+        return _count(response.get("usage"), "completion_tokens", "output_tokens")
+    chunks = event.get("chunks")
+    if not isinstance(chunks, list):
+        return None
+    for chunk in reversed(chunks[-_USAGE_TAIL:]):
+        if not isinstance(chunk, dict):
+            continue
+        usage = chunk.get("usage")
+        if usage is None:
+            usage = _d(chunk.get("response")).get("usage")
+        found = _count(usage, "completion_tokens", "output_tokens")
+        if found is not None:
+            return found
+    return None
+
+
 # the facts of every non-streamed response, shared (StreamFacts is frozen)
 _NOT_STREAMED = StreamFacts(chunk_count=0, mixed_chunks=(), visible_pieces=())
 
@@ -599,4 +638,5 @@ def normalise(event: dict[str, Any]) -> Exchange:
         prompt_text(api, request),
         request_config(api, request),
         history(api, request),
+        completion_tokens(event),
     )

@@ -55,6 +55,7 @@ from leakline.detectors.diagnosis import (
     parser_family,
     parser_mismatch,
     rule,
+    stop_setting,
     suggested_reasoning_parser,
     tool_parser_only,
 )
@@ -413,6 +414,7 @@ class _Slice:
             "engine": " ".join(x for x in self.key[:2] if _known(x)) or "the engine",
             "engine_field": engine_field,
             "client_field": client_field,
+            "stop_setting": stop_setting(self.key[0]),
         }
 
 
@@ -706,6 +708,19 @@ def _candidates(s: _Slice) -> list[Candidate]:
         ),
         _fact(s, "reasoning_slot_order", "slot_order", "answers written before reasoning slots"),
         _fact(s, "reasoning_slot_bound", "slot_bound", "reasoning slots over maxLength/maxItems"),
+        _fact(s, "runaway_stop_eos", "runaway_turn", "replies that ran on into the next turn"),
+        _fact(
+            s,
+            "stalled_tool_parser",
+            "stalled_turn",
+            "replies that only announced an action and ended the turn",
+        ),
+        _fact(
+            s,
+            "empty_stripped_output",
+            "empty_response",
+            "empty replies (no text, call or reasoning)",
+        ),
         _fact(
             s,
             "history_template_mismatch",

@@ -3,7 +3,8 @@ where the reference did, with the same tool, and were its calls schema-valid?
 
 The reference decision of a case is its *recorded* reply (the regression case's event): it
 called a tool when it made a structured tool call, or when its labels say the call was left
-in text (``tool_call_as_text``: the model decided to call, the parser lost it). Only replays
+in text (``tool_call_as_text``: the model decided to call, the parser lost it) or only
+announced (``stalled_turn``: the turn ended on "I'll search for that now"). Only replays
 with tools declared count. For each of them the candidate's reply is:
 
 - **trigger**: a structured tool call, or not: precision, recall and F1 of "called a tool"
@@ -33,6 +34,9 @@ TRIGGER_KEY = "trigger_f1"
 _SLUG_PARTS = 4
 _RUN_ID_CHARS = 12
 MIN_REFERENCE_CALLS = 1  # F1 means nothing when the reference never calls a tool
+# labels that say the recorded reply decided to call a tool that never became a structured
+# call: left in text, or announced in text and the turn ended (names unknown either way)
+CALL_INTENT_LABELS = frozenset({"tool_call_as_text", "stalled_turn"})
 
 
 @dataclass
@@ -138,7 +142,7 @@ def recorded_decisions(regression: Path) -> dict[str, Decision]:
         names = tuple(sorted({c.name or "" for c in exchange.tool_calls}))
         if names:
             out[case["case_id"]] = names
-        elif "tool_call_as_text" in case.get("expected_labels", ()):
+        elif CALL_INTENT_LABELS.intersection(case.get("expected_labels", ())):
             out[case["case_id"]] = ()
         else:
             out[case["case_id"]] = None

@@ -1,8 +1,9 @@
 """Prometheus metrics of one worker, in its own CollectorRegistry.
 
 Labels (bounded): ``engine``, ``engine_version``, ``model``, ``reasoning_parser``,
-``tool_call_parser`` on the event counters, plus ``label`` on the leak counter (the ten
-fixed label names) and ``reason`` on the dead-letter counter (``contract.Rejection``).
+``tool_call_parser`` on the event counters, plus ``label`` on the leak counter (the fixed
+names of ``labels.ALL_LABELS``) and ``reason`` on the dead-letter counter
+(``contract.Rejection``).
 At most ``max_version_sets`` distinct version label sets are kept; later ones are
 counted under ``other`` in every version label, and
 ``leakline_version_sets_overflow_total`` says how many events went there.

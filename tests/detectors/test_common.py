@@ -81,6 +81,7 @@ def test_new_exchange_equals_the_constructor():
         "prompt",
         RequestConfig(thinking="on"),
         (Turn(role="user", has_text=True),),
+        7,
     )
     assert _EXCHANGE_SETTERS is not None  # the fast path is on, in both builds
     fast, slow = new_exchange(*values), Exchange(*values)

@@ -115,6 +115,8 @@ FAULTS: dict[str, tuple[tuple[bool, bool, bool, bool], list[str]]] = {
     "length": ((False, False, False, False), ["truncated"]),
     "preamble": ((True, False, False, False), ["preamble"]),
     "leaky": ((False, False, False, False), ["preamble"]),
+    "runaway": ((True, False, False, False), ["runaway_turn"]),
+    "stalled": ((False, False, False, True), ["stalled_turn"]),
 }
 
 

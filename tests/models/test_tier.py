@@ -79,10 +79,12 @@ def test_classifier_findings_are_added_with_source_and_version(model: OpeningCla
     # heuristics already flagged it: the classifier does not add a second preamble finding
     assert orjson.loads(rows["caught"]["findings"])[0]["source"] == "heuristic"
     assert len(orjson.loads(rows["caught"]["findings"])) == 1
-    assert rows["clean"]["labels"] == [] and rows["empty"]["labels"] == []
+    assert rows["clean"]["labels"] == []
+    # an empty reply is the empty_response rule's (issue 34); the classifier adds nothing
+    assert rows["empty"]["labels"] == ["empty_response"] and rows["empty"]["sources"] == ["rule"]
     # leak.samples carries the classifier's findings and version too
     samples = {orjson.loads(s.value)["event_id"]: orjson.loads(s.value) for s in result.samples}
-    assert set(samples) == {"missed", "missed-ko", "caught"}
+    assert set(samples) == {"missed", "missed-ko", "caught", "empty"}
     assert samples["missed"]["findings"][0]["source"] == "classifier"
     assert samples["missed"]["classifier_version"] == model.version
 

@@ -45,6 +45,9 @@ ALL_LABELS = (
     "reasoning_slot",
     "history_mismatch",
 )
+# labels the simulator has no scenario for yet (issue 34's turn-level labels: engine-sim's
+# runaway and stalled profiles exercise them end to end; a scenario would shift every seed)
+NOT_SIMULATED = frozenset({"stalled_turn", "runaway_turn", "empty_response"})
 
 
 @cache
@@ -95,7 +98,7 @@ def test_expected_labels_are_known_and_sorted() -> None:
 
 def test_label_names_match_the_detector_contract() -> None:
     labels = pytest.importorskip("leakline.detectors.labels")
-    assert set(labels.ALL_LABELS) == set(ALL_LABELS)
+    assert set(labels.ALL_LABELS) == set(ALL_LABELS) | NOT_SIMULATED
 
 
 # ----------------------------------------------------------------------------- determinism

@@ -246,6 +246,18 @@ _PREAMBLE = {
     "ko": "잠시만요, 관련 문서를 확인해 볼게요.",
     "zh": "让我先查查相关文档。",
 }
+# the next turns a runaway engine writes (a stop string on the header cuts them)
+_RUNAWAY = {
+    "en": "\n\nUser: And can I change the defaults later?\nAssistant: Yes, any time.",
+    "ko": "\n\n사용자: 나중에 기본값을 바꿔도 되나요?\n어시스턴트: 네, 언제든 바꿀 수 있습니다.",
+    "zh": "\n\n用户：以后可以修改默认设置吗？\n助手：可以，随时都能改。",
+}
+# the whole reply of a stalled turn: an announcement, then the turn ends
+_STALLED = {
+    "en": "One moment, I'll search for that now.",
+    "ko": "관련 자료를 검색한 뒤 알려 드리겠습니다.",
+    "zh": "请稍等，我马上为您查询相关资料。",
+}
 _JSON_PREFIX = {
     "en": "Here is the JSON you asked for:",
     "ko": "요청하신 JSON입니다:",
@@ -412,7 +424,9 @@ def generate(view: RequestView, profile: Profile) -> Generation:
     gen = Generation(reasoning_field=profile.reasoning_field, mixed_chunk=profile.mixed_chunk)
     answer = ""
     tool = None if profile.drop_tool_calls else _pick_tool(view)
-    if tool is not None:
+    if profile.stalled and not view.structured:
+        answer = _STALLED[lang]  # the call (or the lookup) is only announced
+    elif tool is not None:
         args = json.dumps(example(tool.schema, topic, view.user_text), ensure_ascii=False)
         call = SimToolCall(f"call_{view.key[:24]}", tool.name, args)
         if profile.tools_as_text:
@@ -429,6 +443,8 @@ def generate(view: RequestView, profile: Profile) -> Generation:
         answer = (_AFTER_TOOL if view.after_tool_result else _ANSWER)[lang].format(t=topic, n=n)
         if profile.preamble:
             answer = f"{_PREAMBLE[lang]} {answer}"
+        if profile.runaway_turn:
+            answer += _RUNAWAY[lang]
 
     if profile.reasoning is ReasoningPlacement.CONTENT:
         gen.content = tokens(f"{THINK_START}\n{reasoning}\n{THINK_END}\n\n{answer}")

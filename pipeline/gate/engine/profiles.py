@@ -35,6 +35,8 @@ class Profile:
     preamble: bool = False  # the answer opens with a progress sentence
     mixed_chunk: bool = False  # streamed: one chunk carries reasoning and content
     drop_tool_calls: bool = False  # answers in prose where a tool call was due
+    runaway_turn: bool = False  # no stop at the end token: writes the next user turn and more
+    stalled: bool = False  # announces the lookup/call in text and ends the turn
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -102,6 +104,18 @@ PROFILES: tuple[Profile, ...] = (
         "answers in prose where it should call a declared tool (no label: trigger F1 drops)",
         "tool-call grammar/structural tag not applied, or a model that under-triggers",
         drop_tool_calls=True,
+    ),
+    Profile(
+        "runaway",
+        "ignores the end token: after the answer it writes the user's next turn and its reply",
+        "the template's end-of-turn token is not a stop condition (stop_token_ids / EOS id)",
+        runaway_turn=True,
+    ),
+    Profile(
+        "stalled",
+        "announces the lookup or call in text and ends the turn: no call, no answer",
+        "tool-call parser dropped the call, tool_choice ignored, or a template ending the turn",
+        stalled=True,
     ),
     Profile(
         "leaky",
