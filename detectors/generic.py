@@ -36,9 +36,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from leakline.detectors.text import Hit
 
+# Control words without pipes: two or more words of a turn/role vocabulary joined by "_" or
+# "-", one of them a boundary word (<END_TURN>, <turn_end>, <assistant-begin>,
+# <end_of_reply>). Words outside the vocabulary make a name ordinary XML (<start_date>,
+# <user_input>), a lone word a placeholder (<USER>, <START>).
+_BOUNDARY_WORDS = r"start|end|begin|stop|open|close|eot|eos|bos|eom|eod|eou|sep|sot"
+_CONTROL_UNIT = (
+    r"(?i:turn|message|msg|reply|response|answer|text|seq|sequence|segment|utterance"
+    r"|header|speaker|role|system|sys|assistant|user|human|bot|ai|model|persona|agent"
+    r"|output|input|prompt|context|dialog|dialogue|conversation|chat|thought|thoughts"
+    r"|think|thinking|reasoning|reflection|plan|section|final|channel|content|query"
+    r"|instruction|inst|generation|of)"
+)
+_CONTROL_COMPOUND = (
+    r"(?i:(?:(?:" + _CONTROL_UNIT + r"|" + _BOUNDARY_WORDS + r")[_-])+(?:" + _BOUNDARY_WORDS + r")"
+    r"(?:[_-](?:" + _CONTROL_UNIT + r"|" + _BOUNDARY_WORDS + r"))*"
+    r"|(?:" + _BOUNDARY_WORDS + r")(?:[_-](?:" + _CONTROL_UNIT + r"|" + _BOUNDARY_WORDS + r"))+)"
+)
 # "<" then one of the angle shapes. Starts with a literal, so CPython skips to each "<".
 _ANGLE = re.compile(
     r"<(?:"
@@ -50,14 +68,36 @@ _ANGLE = re.compile(
     r"|reserved_\d{1,4}"  # Baichuan 2's role tokens are <reserved_106> / <reserved_107>
     r"|(?:[a-z][\w-]{0,15}:)?(?:think|thinking|thought|thoughts)"
     r"|[a-z][a-z0-9]{0,15}_(?:think|thinking)"  # vendor-prefixed: <longcat_think>
-    r"|[a-z][\w-]{0,15}:(?:reason\w{0,20}|reflect\w{0,20}|cot\w{0,20}|\w{0,20}budget\w{0,20}))>"
-    r"|</?SYS>>"
+    r"|[a-z][\w-]{0,15}:(?:reason\w{0,20}|reflect\w{0,20}|cot\w{0,20}|\w{0,20}budget\w{0,20})"
+    r"|" + _CONTROL_COMPOUND + r")>"
+    # doubled: <<SYS>>, <<END_TURN>>, <</BOT>> (not "<<EOF" heredocs or "a << b" shifts)
+    r"|</?(?:[A-Z][A-Z0-9_]{1,31}|" + _CONTROL_COMPOUND + "|" + _CONTROL_UNIT + r")>>"
     r")"
 )
 _BRACKET = re.compile(
     r"\[(?:/?[A-Z][A-Z0-9_]{1,31}"
     r"|(?:BEGIN|START|END) (?:[A-Z]{2,12} ){0,2}[A-Z]{2,12}"  # [BEGIN FINAL RESPONSE]
-    r"|\|[A-Za-z_][\w.\-]{0,31}\|)\]"  # [|endofturn|]
+    r"|\|[A-Za-z_][\w.\-]{0,31}\|"  # [|endofturn|]
+    r"|/[a-z]{2,12})\]"  # [/assistant]: a role closer (bracket_is_control checks the role)
+)
+# Bracket families that are a token only around pipes (⟨|eot|⟩, 〈|sep|〉, 《|end|》): the
+# glyphs alone are math (⟨x, y⟩) or CJK punctuation (《书名》). One row per family.
+PIPE_BRACKETS: tuple[tuple[str, str], ...] = (
+    ("⟨", "⟩"),  # mathematical angle brackets
+    ("〈", "〉"),  # CJK angle brackets
+    ("《", "》"),  # CJK double angle brackets
+    ("〈", "〉"),  # the older angle brackets
+    ("‹", "›"),
+    ("«", "»"),
+    ("【", "】"),
+    ("〔", "〕"),
+)
+_PIPE_OPENS = "".join(open_ for open_, _ in PIPE_BRACKETS)
+_GLYPH_PIPE = re.compile(
+    "|".join(
+        re.escape(open_) + r"[|｜][^\s|｜]{1,64}[|｜]" + re.escape(close)
+        for open_, close in PIPE_BRACKETS
+    )
 )
 # ◁think▷ / ◁/think▷ (Kimi's spelling): triangle brackets are never ordinary text
 _TRIANGLE = re.compile(r"◁/?[^\s◁▷]{1,32}▷")
@@ -81,6 +121,11 @@ _CONTROL_WORDS = frozenset(
         "EOS",
     }
 )
+# Role names: "[/ASSISTANT]", "[/bot]" close a turn. Only the closer counts: "[USER]:" opens a
+# line of a transcript and "[USER]" is a placeholder; BBCode closers ("[/quote]") are not roles.
+_ROLE_WORDS = frozenset(
+    {"ASSISTANT", "USER", "BOT", "SYSTEM", "HUMAN", "AI", "MODEL", "AGENT", "PERSONA", "GPT"}
+)
 _CONTROL_AFFIX = re.compile(
     r"(?:START|END|BEGIN)_|.*_(?:TOOLS|CALLS?|RESULTS?|TOKEN|TURN|THINKING|THOUGHTS?|REASONING)$"
 )
@@ -102,7 +147,6 @@ SOFT_REASONING = frozenset(
         "rationale",
     }
 )
-_SOFT = re.compile(r"</?(" + "|".join(sorted(SOFT_REASONING)) + r")>")
 
 # A token whose name says it carries a tool call.
 _CALL_NAME = re.compile(
@@ -143,7 +187,8 @@ def classify(literal: str) -> GenericToken:
         name = literal.strip("<>|｜")
         asym_open = not literal.endswith(("|>", "｜>"))
         asym_close = not literal.startswith(("<|", "<｜"))
-    elif literal.startswith("[|"):  # [|endofturn|]: a pipe token in square brackets
+    elif literal.startswith("[|") or literal[0] in _PIPE_OPENS:
+        # [|endofturn|], ⟨|eot|⟩: a pipe token in other brackets
         shape, name, asym_open, asym_close = "pipe", literal[2:-2], False, False
     elif literal.startswith("["):
         shape, name, asym_open, asym_close = "bracket", literal[1:-1], False, False
@@ -173,12 +218,17 @@ def bracket_is_control(word: str) -> bool:
     if " " in word:
         return _SECTION_MARKER.fullmatch(word) is not None
     name = word.lstrip("/")
+    if name.islower():
+        return word[0] == "/" and name.upper() in _ROLE_WORDS
+    if word[0] == "/" and name in _ROLE_WORDS:
+        return True
     return name in _CONTROL_WORDS or _CONTROL_AFFIX.match(name) is not None
 
 
 ANGLE = 1
 BRACKET = 2
 TRIANGLE = 4
+GLYPH = 8  # a pipe and a PIPE_BRACKETS opener: the glyph-bracket pipe tokens may be there
 # The first characters of every shape above: a literal starting with one of these is found
 # only in a text whose ``marks`` has the matching bit.
 MARK_CHARS = {"<": ANGLE, "[": BRACKET, "◁": TRIANGLE}
@@ -204,6 +254,9 @@ def marks(text: str) -> int:
         | (BRACKET if "[" in text else 0)
         | (TRIANGLE if "◁" in text else 0)
     )
+    # one memchr for "|" first; an opener glyph in an ASCII-only text is rejected at once
+    if ("|" in text or "｜" in text) and any(char in text for char in _PIPE_OPENS):
+        found |= GLYPH
     _last_marks = (text, found)
     return found
 
@@ -211,7 +264,7 @@ def marks(text: str) -> int:
 # ``ABSENT[marks(text)]``: the characters of ``MARK_CHARS`` that ``text`` lacks, for
 # ``LiteralScanner.finditer(text, absent)`` (no new scan)
 ABSENT: tuple[str, ...] = tuple(
-    "".join(char for char, bit in MARK_CHARS.items() if not found & bit) for found in range(8)
+    "".join(char for char, bit in MARK_CHARS.items() if not found & bit) for found in range(16)
 )
 
 
@@ -233,7 +286,10 @@ def _scan(text: str) -> list[Hit]:
     new = tuple.__new__
     found = marks(text)
     if found & ANGLE:
-        hits.extend(new(Hit, (m.start(), m.end(), m.group())) for m in _ANGLE.finditer(text))
+        for m in _ANGLE.finditer(text):
+            literal = m.group()
+            if not literal.startswith("<<") or _not_call(literal):
+                hits.append(new(Hit, (m.start(), m.end(), literal)))
     if found & BRACKET:
         for m in _BRACKET.finditer(text):
             literal = m.group()
@@ -241,25 +297,96 @@ def _scan(text: str) -> list[Hit]:
                 hits.append(new(Hit, (m.start(), m.end(), literal)))
     if found & TRIANGLE:
         hits.extend(new(Hit, (m.start(), m.end(), m.group())) for m in _TRIANGLE.finditer(text))
+    if found & GLYPH:
+        for m in _GLYPH_PIPE.finditer(text):
+            if _not_call(m.group()):
+                hits.append(new(Hit, (m.start(), m.end(), m.group())))
     if len(hits) > 1:
         hits.sort()
     return hits
 
 
-_LEADING_SOFT = re.compile(r"\s*<(" + "|".join(sorted(SOFT_REASONING)) + r")>")
+def _not_call(literal: str) -> bool:
+    """Call markers in the wider bracket families (``<<TOOL_CALL>>``, ``⟨|tool_call|⟩``) are
+    left out: the tool-call rules own call syntaxes, and none of them reads these yet."""
+    return classify(literal).kind != "call"
 
 
-def leading_soft_pair(text: str) -> tuple[Hit, Hit] | None:
-    """``<reasoning>…</reasoning>`` (a ``SOFT_REASONING`` name) opening the text, closed later."""
-    opened = _LEADING_SOFT.match(text)
-    if opened is None:
+# Frames: a block opened at the start of the text and closed by the opener's mirror, with no
+# special-token shape at all. Named frames mirror the opener with a slash inside the same
+# brackets (<muse>…</muse>, [[plan]]…[[/plan]], 【思考】…【/思考】); glyph frames close a run
+# of arrows or triangles with the run pointing back (▶▶…◀◀, ►…◄, ⇒…⇐). Whether the block is
+# reasoning (prose, an answer after it, not asked for) is the detector's call.
+FRAME_BRACKETS: tuple[tuple[str, str], ...] = (
+    ("<<", ">>"),
+    ("<", ">"),
+    ("[[", "]]"),
+    ("[", "]"),
+    ("【", "】"),
+    ("〖", "〗"),
+    ("〔", "〕"),
+    ("《", "》"),
+)
+FRAME_GLYPHS: dict[str, str] = {
+    "▶": "◀",
+    "►": "◄",
+    "▷": "◁",
+    "▸": "◂",
+    "⇒": "⇐",
+    "⟹": "⟸",
+    "→": "←",
+    "»": "«",
+}
+# The first character of any frame opener: a text opening with none of them has no frame.
+FRAME_FIRST = frozenset([*(open_[0] for open_, _ in FRAME_BRACKETS), *FRAME_GLYPHS])
+_FRAME_CLOSE = dict(FRAME_BRACKETS)
+_NAMED_FRAME = re.compile(
+    r"(<<|<|\[\[|\[|【|〖|〔|《)([^\W_][\w-]{0,23})(>>|>|\]\]|\]|】|〗|〕|》)"
+)
+_LEAD_SPACE = re.compile(r"\s*")
+# A glyph run longer than this is a divider, not a frame
+_MAX_RUN = 3
+
+
+class Frame(NamedTuple):
+    opener: Hit
+    closer: Hit
+    name: str  # the word inside a named frame; "" for a glyph frame
+    bracket: str  # the opening bracket ("<", "[[", "【") or glyph ("▶")
+
+
+def leading_frame(text: str) -> Frame | None:
+    """A frame opening the text (after whitespace) and its mirrored closer later on.
+
+    O(1) unless the text's first visible character opens a frame; then one regex match and
+    one ``find`` for the closer."""
+    lead = _LEAD_SPACE.match(text)
+    start = lead.end() if lead is not None else 0
+    if start >= len(text) or text[start] not in FRAME_FIRST:
         return None
-    closer = f"</{opened.group(1)}>"
-    at = text.find(closer, opened.end())
+    first = text[start]
+    if first in FRAME_GLYPHS:
+        run = 1
+        while run <= _MAX_RUN and text.startswith(first, start + run):
+            run += 1
+        if run > _MAX_RUN:
+            return None
+        opener = Hit(start, start + run, first * run)
+        closer_literal = FRAME_GLYPHS[first] * run
+        at = text.find(closer_literal, opener.end)
+        if at < 0 or text.startswith(FRAME_GLYPHS[first], at + run):
+            return None
+        return Frame(opener, Hit(at, at + run, closer_literal), "", first)
+    named = _NAMED_FRAME.match(text, start)
+    if named is None or _FRAME_CLOSE.get(named.group(1)) != named.group(3):
+        return None
+    open_, name, close = named.groups()
+    closer_literal = f"{open_}/{name}{close}"
+    at = text.find(closer_literal, named.end())
     if at < 0:
         return None
-    start = opened.start(1) - 1
-    return Hit(start, opened.end(), text[start : opened.end()]), Hit(at, at + len(closer), closer)
+    opener = Hit(start, named.end(), named.group())
+    return Frame(opener, Hit(at, at + len(closer_literal), closer_literal), name, open_)
 
 
 # Plain-text headers a template writes around reasoning (Granite 3.2's "Here is my thought
@@ -281,7 +408,7 @@ _ANSWER_HEADER = re.compile(
 
 def is_header(literal: str) -> bool:
     """A hit of ``leading_header_pair``, not a token (every token starts with a mark)."""
-    return literal[:1] not in MARK_CHARS
+    return literal[:1].isalpha()
 
 
 def leading_header_pair(text: str) -> tuple[Hit, Hit, str] | None:
