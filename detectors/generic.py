@@ -13,6 +13,10 @@ leakline has no row for still writes tokens of a few recognisable shapes:
   words that name an answer or reasoning section);
 - bracket pipe tokens: ``[|endofturn|]``, ``[|assistant|]``;
 - triangle tokens: ``◁think▷``, ``◁/think▷``;
+- other bracket families (``PIPE_BRACKETS``): pipes inside mathematical or CJK angle
+  brackets (``⟨|eot|⟩``, ``〈|sep|〉``, ``《|end|》``); control words without pipes built
+  from a turn/role vocabulary with a boundary word (``<END_TURN>``, ``<turn_end>``), doubled
+  (``<<END_TURN>>``, ``<</BOT>>``); role closers in square brackets (``[/ASSISTANT]``);
 - reasoning tags: ``<think>``-like names with or without a namespace (``<seed:think>``)
   or a one-word vendor prefix (``<longcat_think>``), and namespaced reasoning names
   (``<x:cot_budget>``).
@@ -26,7 +30,9 @@ the key names reasoning or the answer (``<|START_RESPONSE|>``: what precedes it 
 
 Plain-XML reasoning tags (``<reasoning>``, ``<reflection>``) are ordinary words in XML
 answers; ``SOFT_REASONING`` names them and the detector only counts them as a leading
-pair before an answer. Plain-text headers ("Here is my thought process:" ... "Here is my
+pair before an answer. ``leading_frame`` generalises that pair to any bracket family whose
+closer mirrors the opener (``<muse>…</muse>``, ``[[plan]]…[[/plan]]``, ``【思考】…【/思考】``,
+``▶▶…◀◀``): only at the very start of the text. Plain-text headers ("Here is my thought process:" ... "Here is my
 response:") have no token shape at all: ``leading_header_pair`` finds them only as a
 first-person pair on lines of their own, the first opening the text (``shape == "header"``).
 """
@@ -334,9 +340,7 @@ FRAME_GLYPHS: dict[str, str] = {
     "▸": "◂",
     "⇒": "⇐",
     "⟹": "⟸",
-    "→": "←",
-    "»": "«",
-}
+}  # not »…« (German quotation marks) nor →…← (arrows in instructions)
 # The first character of any frame opener: a text opening with none of them has no frame.
 FRAME_FIRST = frozenset([*(open_[0] for open_, _ in FRAME_BRACKETS), *FRAME_GLYPHS])
 _FRAME_CLOSE = dict(FRAME_BRACKETS)
@@ -360,6 +364,8 @@ def leading_frame(text: str) -> Frame | None:
 
     O(1) unless the text's first visible character opens a frame; then one regex match and
     one ``find`` for the closer."""
+    if not text or (text[0] not in FRAME_FIRST and not text[0].isspace()):
+        return None  # the common case: no regex call
     lead = _LEAD_SPACE.match(text)
     start = lead.end() if lead is not None else 0
     if start >= len(text) or text[start] not in FRAME_FIRST:

@@ -18,15 +18,21 @@ Reasoning regions are inferred from generic tokens alone:
 - an opener of the answer section after text and before any other token (``…steps.
   [BEGIN FINAL RESPONSE]answer``, ``…<|START_RESPONSE|>answer``): what precedes it is
   reasoning whose start was not shown, reported like a lone closer (``lone_end``);
-- a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
-  an answer that is not more markup follows it, and the prompt does not name the tag;
+- a frame (``generic.leading_frame``): a plain-XML reasoning pair (``<reasoning>…
+  </reasoning>``) or any short tag, doubled square, lenticular or arrow/triangle pair whose
+  closer mirrors the opener (``<muse>``, ``[[plan]]``, ``【思考】…【/思考】``, ``▶▶…◀◀``), only
+  when it opens the text, holds prose (any reasoning-named tag; 12+ characters otherwise),
+  an answer that is not more markup follows it, it is no HTML/BBCode element, and the
+  prompt neither names the tag nor asks for or about markup;
 - a plain-text header pair (``generic.leading_header_pair``: "Here is my thought
   process:" opening the text, "Here is my response:" on a later line of its own, an answer
   after it), unless the prompt asks for that reasoning ("show your reasoning"); both headers
   are reported as ``boundary_token`` with ``shape: "header"``.
 
 Not leaks (the same exceptions as the family rule, plus): tokens in code or quotes,
-tokens named in prose (``drop_mentions``), tokens the prompt itself contains, HTML
+tokens named in prose (``drop_mentions``), tokens the prompt itself contains, a token
+that opens a sentence as the subject of a definition ("<END_TURN> is the token that…") when
+the prompt asks about tokens/tags/markup or names the token's word, HTML
 strikethrough ``<s>…</s>``, tool-call tokens (``generic_tool_calls`` reports those) and
 anything inside a family's tool markup (``tool_call_text``).
 """

@@ -470,6 +470,8 @@ REGION_NEGATIVES = [
         id="proof_arrows",
     ),
     pytest.param("→ Step one: preheat.\n→ Step two: bake.", {}, id="arrow_bullets"),
+    pytest.param("»Ich komme morgen wieder«, sagte sie. Dann ging sie.", {}, id="german_quotes"),
+    pytest.param("→ Open Settings, then Privacy ←\nThat is where it lives.", {}, id="ui_arrows"),
     pytest.param("**Plan**\n- buy milk\n- walk the dog", {}, id="markdown"),
     pytest.param(
         "<muse>The user wants a tide fact.</muse>\nTides come from the moon.",
