@@ -17,6 +17,8 @@ python tests/corpus/quality.py                  # the tables
 python tests/corpus/quality.py --errors         # plus every disagreeing case (on stderr)
 python tests/corpus/quality.py --json           # everything as JSON on stdout
 python tests/corpus/quality.py --json out.json  # ... or written to a file (tables still printed)
+python tests/corpus/quality.py --invented [--split dev|heldout] [--json] [--errors]
+                                                # the invented-shape generator's seeds (issue 29)
 """
 
 from __future__ import annotations
@@ -505,7 +507,20 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="write all figures as JSON to FILE (stdout when FILE is omitted or '-')",
     )
+    parser.add_argument(
+        "--invented",
+        action="store_true",
+        help="measure on the invented-shape generator (invented_shapes.py) instead of the corpus",
+    )
+    parser.add_argument(
+        "--split",
+        choices=("dev", "heldout"),
+        default="dev",
+        help="with --invented: which frozen seeds (invented_seeds.json); default dev",
+    )
     args = parser.parse_args(argv)
+    if args.invented:
+        return main_invented(args.split, args.json, args.errors)
     cases = load_cases()
     quality = evaluate(cases)
     model = shipped_model()
@@ -527,6 +542,142 @@ def main(argv: list[str] | None = None) -> int:
     if args.errors:
         for error in quality.errors + precision.errors:
             print(json.dumps(error, ensure_ascii=False), file=sys.stderr)
+    return 0
+
+
+# ------------------------------------------------- invented shapes (issue 29)
+
+DELIMITED = "tagged"  # the generator marks reasoning in an invented frame as the tagged form
+
+
+def invented_cases(split: str) -> list[dict]:
+    """The generator's cases for every frozen seed of ``split``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import invented_shapes
+
+    return invented_shapes.generate_split(split)
+
+
+def invented_figures(cases: list[dict], quality: Quality) -> dict[str, object]:
+    """What ``evaluate`` measured, regrouped by the generator's classes: recall per
+    ``shape_class`` (over the labels its cases expect) and flags per clean look-alike.
+    A case missing from ``quality.errors`` got exactly its expected labels."""
+    got_by_id = {str(e["case_id"]): set(e["got"]) for e in quality.errors}  # type: ignore[call-overload]
+    per_class: dict[str, Counter[str]] = defaultdict(Counter)
+    lookalike: dict[str, Counter[str]] = defaultdict(Counter)
+    for case in cases:
+        expected = set(case["expected_labels"])
+        got = got_by_id.get(case["case_id"], expected)
+        row = per_class[case["shape_class"]]
+        row["cases"] += 1
+        row["exact"] += got == expected
+        row["tp"] += len(expected & got)
+        row["fn"] += len(expected - got)
+        row["fp"] += len(got - expected)
+        if not expected:
+            kind = lookalike[case.get("lookalike", "?")]
+            kind["cases"] += 1
+            kind["flagged"] += bool(got)
+            kind.update(got)
+    classes = {
+        cls: {
+            "cases": row["cases"],
+            "exact": row["exact"],
+            "tp": row["tp"],
+            "fn": row["fn"],
+            "fp": row["fp"],
+            "recall": round(_ratio(row["tp"], row["tp"] + row["fn"]), 4),
+        }
+        for cls, row in sorted(per_class.items())
+    }
+    flags = {
+        kind: {
+            "cases": row["cases"],
+            "flagged": row["flagged"],
+            "labels": {k: v for k, v in row.items() if k not in ("cases", "flagged")},
+        }
+        for kind, row in sorted(lookalike.items())
+    }
+    return {
+        "cases": quality.cases,
+        "exact_match": round(_ratio(quality.exact, quality.cases, 0.0), 4),
+        "labels": {
+            label: {
+                "tp": quality.tp[label],
+                "fp": quality.fp[label],
+                "fn": quality.fn[label],
+                "precision": round(quality.precision(label), 4),
+                "recall": round(quality.recall(label), 4),
+            }
+            for label in ALL_LABELS
+            if quality.tp[label] + quality.fp[label] + quality.fn[label]
+        },
+        "delimited_reasoning_recall": round(quality.form_recall(DELIMITED), 4),
+        "untagged_reasoning_recall": round(quality.form_recall("untagged"), 4),
+        "clean": {"cases": quality.clean, "flagged": quality.clean_flagged},
+        "shape_classes": classes,
+        "clean_by_lookalike": flags,
+    }
+
+
+def render_invented(split: str, figures: dict) -> str:
+    lines = [
+        f"invented shapes, {split} seeds: {figures['cases']} cases, exact label-set match "
+        f"{figures['exact_match']:.1%}",
+        f"{'label':<22}{'tp':>5}{'fp':>5}{'fn':>5}{'precision':>11}{'recall':>8}",
+    ]
+    for label, row in figures["labels"].items():
+        lines.append(
+            f"{label:<22}{row['tp']:>5}{row['fp']:>5}{row['fn']:>5}"
+            f"{row['precision']:>11.3f}{row['recall']:>8.3f}"
+        )
+    lines += [
+        f"reasoning_leak recall: delimited {figures['delimited_reasoning_recall']:.3f}, "
+        f"untagged {figures['untagged_reasoning_recall']:.3f}",
+        "",
+        f"{'shape class':<22}{'cases':>7}{'exact':>7}{'recall':>8}{'fp':>5}",
+    ]
+    for cls, row in figures["shape_classes"].items():
+        lines.append(
+            f"{cls:<22}{row['cases']:>7}{row['exact']:>7}{row['recall']:>8.3f}{row['fp']:>5}"
+        )
+    clean = figures["clean"]
+    lines += [
+        "",
+        f"clean flags: {clean['flagged']}/{clean['cases']} clean cases got a label",
+        f"{'look-alike':<24}{'cases':>7}{'flagged':>9}  labels",
+    ]
+    for kind, row in figures["clean_by_lookalike"].items():
+        labels = ", ".join(f"{k} {v}" for k, v in sorted(row["labels"].items()))
+        lines.append(f"{kind:<24}{row['cases']:>7}{row['flagged']:>9}  {labels}")
+    return "\n".join(lines)
+
+
+def main_invented(split: str, json_out: str | None, errors: bool) -> int:
+    if errors and split == "heldout":
+        print(
+            "refusing --errors on the held-out split: its cases must stay unseen so that the "
+            "figures measure shapes nobody tuned on (invented_seeds.json); list errors on dev",
+            file=sys.stderr,
+        )
+        return 2
+    cases = invented_cases(split)
+    quality = evaluate(cases)
+    figures = invented_figures(cases, quality)
+    data = json.dumps(figures, indent=2, ensure_ascii=False)
+    if json_out == "-":
+        print(data)
+    else:
+        print(render_invented(split, figures))
+        if json_out:
+            Path(json_out).write_text(data + "\n", encoding="utf-8")
+    if errors:
+        shape = {c["case_id"]: c["shape_class"] for c in cases}
+        for error in quality.errors:
+            print(
+                json.dumps(dict(error, shape_class=shape[error["case_id"]]), ensure_ascii=False),
+                file=sys.stderr,
+            )
     return 0
 
 

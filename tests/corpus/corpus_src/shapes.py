@@ -291,17 +291,7 @@ class Theme:
         case_id = f"{self.name}-{prof.family}-{lang}-{_COUNTERS[key]:03d}"
         position = len(CASES[self.name])
         ts = _BASE_TS + timedelta(days=_THEME_ORDER.index(self.name), seconds=173 * position + 11)
-        body = build(case_id, int(ts.timestamp()))
-        event: dict[str, Any] = {"event_id": case_id, "ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ")}
-        event.update(body)
-        event["engine"] = {"name": prof.engine, "version": prof.engine_version}
-        event["model"] = {"name": prof.model, "revision": prof.revision}
-        if prof.template is not None:
-            event["chat_template"] = {"name": prof.template, "hash": prof.template_hash()}
-        if prof.engine in ("vllm", "sglang"):
-            event["parsers"] = {"reasoning": prof.reasoning_parser, "tool_call": prof.tool_parser}
-        if prof.gateway is not None:
-            event["gateway"] = {"name": prof.gateway[0], "version": prof.gateway[1]}
+        event = assemble(prof, case_id, ts, build)
         case = {
             "case_id": case_id,
             "expected_labels": sorted(labels),
@@ -1099,6 +1089,22 @@ class Theme:
             return out
 
         return self._add(labels, prof, lang, note, build, tags)
+
+
+def assemble(prof: Profile, case_id: str, ts: datetime, build) -> dict[str, Any]:
+    """One gateway event: ids and time, the API body from ``build``, then who served it."""
+    body = build(case_id, int(ts.timestamp()))
+    event: dict[str, Any] = {"event_id": case_id, "ts": ts.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    event.update(body)
+    event["engine"] = {"name": prof.engine, "version": prof.engine_version}
+    event["model"] = {"name": prof.model, "revision": prof.revision}
+    if prof.template is not None:
+        event["chat_template"] = {"name": prof.template, "hash": prof.template_hash()}
+    if prof.engine in ("vllm", "sglang"):
+        event["parsers"] = {"reasoning": prof.reasoning_parser, "tool_call": prof.tool_parser}
+    if prof.gateway is not None:
+        event["gateway"] = {"name": prof.gateway[0], "version": prof.gateway[1]}
+    return event
 
 
 def _case_tags(labels: list[str], event: dict[str, Any], tags: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,169 @@
+"""The invented-shape generator (issue 29): properties that can fail, and the detectors'
+floors on the held-out seeds.
+
+The property tests run on dev seeds and on seeds in neither split; the held-out split is
+only ever measured as aggregate figures (``test_heldout_floors``), never printed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import invented_shapes  # noqa: E402
+import quality  # noqa: E402
+from corpus_src import shapes  # noqa: E402
+
+from leakline.detectors import ALL_LABELS
+from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.core.normalise import normalise
+
+# What the detectors measure on the held-out seeds, rounded down to 0.05 (clean flags: the
+# count). Raise these as the detectors improve; issue 29's targets are recall >= 0.9 for
+# boundary_token, tool_call_as_text and delimited reasoning_leak, and 0 clean flags.
+FLOORS = {
+    "boundary_token": 0.10,
+    "tool_call_as_text": 0.05,
+    "delimited_reasoning_leak": 0.0,
+    "exact_match": 0.50,
+    "clean_flags": 0,
+}
+
+DEV = invented_shapes.seeds("dev")
+OUTSIDE = [123456, 7, 424242]  # seeds in neither split, for properties only
+CLASS_LABELS = {
+    "token_brackets": ["boundary_token"],
+    "reasoning_pair": ["boundary_token", "reasoning_leak"],
+    "agent_call": ["tool_call_as_text"],
+    "vendor_call_tokens": ["boundary_token", "tool_call_as_text"],
+    "pseudo_code_call": ["tool_call_as_text"],
+    "bracket_prose_call": ["tool_call_as_text"],
+    "bare_call_no_tools": ["tool_call_as_text"],
+    "role_header_text": ["boundary_token"],
+    "untagged_plan": ["reasoning_leak"],
+    "clean": [],
+}
+
+
+@pytest.fixture(scope="module")
+def dev_cases() -> dict[int, list[dict]]:
+    return {seed: invented_shapes.generate(seed) for seed in DEV}
+
+
+def test_seeds_file_is_frozen_and_disjoint() -> None:
+    data = json.loads(invented_shapes.SEEDS_FILE.read_text(encoding="utf-8"))
+    assert data["dev"] == list(range(20))
+    assert len(data["heldout"]) == 20 and len(set(data["heldout"])) == 20
+    assert not set(data["dev"]) & set(data["heldout"])
+    assert "held-out" in data["note"]
+
+
+@pytest.mark.parametrize("seed", [0, 13, *OUTSIDE])
+def test_same_seed_same_cases(seed: int) -> None:
+    first = json.dumps(invented_shapes.generate(seed), sort_keys=True)
+    invented_shapes.generate(seed + 1)  # no state carries over between calls
+    assert json.dumps(invented_shapes.generate(seed), sort_keys=True) == first
+
+
+def test_corpus_registry_untouched() -> None:
+    before = {theme: len(cases) for theme, cases in shapes.CASES.items()}
+    invented_shapes.generate(3)
+    assert {theme: len(cases) for theme, cases in shapes.CASES.items()} == before
+
+
+def test_different_seeds_draw_different_names(dev_cases: dict[int, list[dict]]) -> None:
+    names = {s: {x for c in cases for x in c["invented"]} for s, cases in dev_cases.items()}
+    assert all(len(v) >= 30 for v in names.values())
+    for a, b in itertools.combinations(names, 2):
+        overlap = len(names[a] & names[b]) / len(names[a] | names[b])
+        assert overlap < 0.25, (a, b, sorted(names[a] & names[b]))
+
+
+@pytest.mark.parametrize("seed", [*DEV[:5], *OUTSIDE])
+def test_every_event_validates(seed: int) -> None:
+    for case in invented_shapes.generate(seed):
+        validate_event(case["event"])
+        assert case["event"]["event_id"] == case["case_id"]
+
+
+def test_labels_and_fields(dev_cases: dict[int, list[dict]]) -> None:
+    ids = set()
+    for cases in dev_cases.values():
+        for case in cases:
+            labels = case["expected_labels"]
+            assert labels == sorted(labels) and set(labels) <= set(ALL_LABELS)
+            assert labels == CLASS_LABELS[case["shape_class"]], case["case_id"]
+            assert case["lang"] in invented_shapes.LANGS and case["note"]
+            assert (case.get("lookalike") is not None) == (case["shape_class"] == "clean")
+            if "reasoning_leak" in labels:
+                assert case["reasoning_form"] in ("tagged", "untagged")
+            ids.add(case["case_id"])
+    assert len(ids) == sum(len(c) for c in dev_cases.values())
+
+
+@pytest.mark.parametrize("seed", [*DEV, *OUTSIDE])
+def test_every_seed_is_complete(seed: int) -> None:
+    cases = invented_shapes.generate(seed)
+    assert 60 <= len(cases) <= 120
+    assert {c["shape_class"] for c in cases} == set(invented_shapes.SHAPE_CLASSES)
+    assert {c["lang"] for c in cases} >= {"en", "ko", "zh"}
+    positives = sum(bool(c["expected_labels"]) for c in cases)
+    assert len(cases) - positives >= positives
+    apis = Counter((c["event"]["api"], c["event"].get("stream", False)) for c in cases)
+    assert apis[("chat.completions", False)] > len(cases) / 2
+    assert len(apis) >= 3
+
+
+def test_invented_shapes_are_visible(dev_cases: dict[int, list[dict]]) -> None:
+    """The invented strings a positive names are really in the text the user sees (so a
+    miss is the detector's), and a token-doc answer's token is in the user's prompt."""
+    for cases in dev_cases.values():
+        for case in cases:
+            exchange = normalise(validate_event(case["event"]))
+            if case["expected_labels"]:
+                for name in case["invented"]:
+                    assert name in exchange.visible_text, (case["case_id"], name)
+            if case.get("lookalike") == "token_doc_answer":
+                token = case["invented"][0]
+                assert exchange.visible_text.startswith(token)
+                assert token in json.dumps(case["event"]["request"], ensure_ascii=False)
+
+
+def test_tools_are_declared_exactly_where_the_class_says(dev_cases: dict[int, list[dict]]) -> None:
+    declared_classes = {
+        "agent_call",
+        "vendor_call_tokens",
+        "pseudo_code_call",
+        "bracket_prose_call",
+    }
+    for cases in dev_cases.values():
+        for case in cases:
+            tools = case["event"]["request"].get("tools")
+            if case["shape_class"] in declared_classes:
+                names = {t.get("name") or t["function"]["name"] for t in tools}
+                assert names & set(case["invented"]), case["case_id"]
+            elif case["shape_class"] == "bare_call_no_tools":
+                assert tools is None
+
+
+def test_heldout_floors() -> None:
+    """The detectors on seeds nobody looked at: aggregate figures only."""
+    cases = invented_shapes.generate_split("heldout")
+    figures = quality.invented_figures(cases, quality.evaluate(cases))
+    labels = figures["labels"]
+    got = {
+        "boundary_token": labels.get("boundary_token", {}).get("recall", 0.0),
+        "tool_call_as_text": labels.get("tool_call_as_text", {}).get("recall", 0.0),
+        "delimited_reasoning_leak": figures["delimited_reasoning_recall"],
+        "exact_match": figures["exact_match"],
+    }
+    for key, value in got.items():
+        assert value >= FLOORS[key], f"{key}: {value} < floor {FLOORS[key]} ({got})"
+    assert figures["clean"]["flagged"] <= FLOORS["clean_flags"], figures["clean"]
