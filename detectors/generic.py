@@ -40,6 +40,7 @@ first-person pair on lines of their own, the first opening the text (``shape == 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -294,8 +295,11 @@ def _scan(text: str) -> list[Hit]:
     if found & ANGLE:
         for m in _ANGLE.finditer(text):
             literal = m.group()
-            if not literal.startswith("<<") or _not_call(literal):
-                hits.append(new(Hit, (m.start(), m.end(), literal)))
+            if literal.startswith("<<") and not _not_call(literal):
+                continue
+            if literal[1] not in "|｜<" and _element_pair(text, literal):
+                continue
+            hits.append(new(Hit, (m.start(), m.end(), literal)))
     if found & BRACKET:
         for m in _BRACKET.finditer(text):
             literal = m.group()
@@ -307,9 +311,95 @@ def _scan(text: str) -> list[Hit]:
         for m in _GLYPH_PIPE.finditer(text):
             if _not_call(m.group()):
                 hits.append(new(Hit, (m.start(), m.end(), m.group())))
+    if found & (ANGLE | BRACKET):
+        for hit in _edge_hits(text, found):
+            if not any(h.start == hit.start for h in hits):
+                hits.append(hit)
     if len(hits) > 1:
         hits.sort()
     return hits
+
+
+_COMPOUND = re.compile("</?" + _CONTROL_COMPOUND + ">")
+
+
+def _element_pair(text: str, literal: str) -> bool:
+    """A control-word name used as an XML element: ``<plan_end>Q3</plan_end>``."""
+    if _COMPOUND.fullmatch(literal) is None:
+        return False
+    other = "<" + literal[2:] if literal[1] == "/" else "</" + literal[1:]
+    return other in text
+
+
+_OPENING_GLYPHS = "<[|｜" + _PIPE_OPENS
+
+
+def mirrored(literal: str) -> str:
+    """The closer that mirrors an opener with a slash after its brackets and pipes:
+    ``<|aside|>`` -> ``<|/aside|>``, ``⟨|x|⟩`` -> ``⟨|/x|⟩``, ``[X]`` -> ``[/X]``."""
+    at = len(literal) - len(literal.lstrip(_OPENING_GLYPHS))
+    return literal[:at] + "/" + literal[at:]
+
+
+# At the very start or end of a reply a token needs less vocabulary: a snake_case or
+# CAPS name of two to five parts (invented syllables allowed) with a word that marks a
+# boundary (<pul_speaker_fin>, <seg_done>, <utter_open>), no word that names a value to fill
+# in (<start_date>, <input_file_end>: placeholders), and no element it closes or opens
+# elsewhere in the text (then it is XML).
+_EDGE_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,15}(?:_[A-Za-z0-9]{1,16}){1,4})>")
+_EDGE_BOUNDARY_WORDS = (
+    "start end begin stop open close eot eos bos eom eod eou sep sot done finish fin halt"
+    " break boundary terminate over init mark"
+)
+_PLACEHOLDER_WORDS = (
+    "date time day week month year hour minute file dir folder path name id url uri link"
+    " email mail number num no key value type size count amount address phone port host"
+    " password pass page line index price point offset position pos node row col column"
+    " cell range location city station code level"
+)
+_EDGE_BOUNDARY = frozenset(_EDGE_BOUNDARY_WORDS.split())
+_PLACEHOLDER = frozenset(_PLACEHOLDER_WORDS.split())
+# A CAPS closer in square brackets at the very end whose opener is nowhere: a turn closer
+# ("…answer.[/RESPONDER]"); BBCode closes what it opened, in lower case.
+_EDGE_BRACKET = re.compile(r"\[/([A-Z][A-Z0-9_]{1,31})\]")
+_EDGE_REACH = 96
+
+
+def _edge_hits(text: str, found: int) -> list[Hit]:
+    """Tokens that only their place marks as tokens: the first or last thing in the text."""
+    hits: list[Hit] = []
+    start, end = 0, len(text)
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end - start < 4:
+        return hits
+    if found & ANGLE and text[start] == "<":
+        m = _EDGE_NAME.match(text, start)
+        if m is not None and _edge_name(text, m.group(1), m.group(2)):
+            hits.append(Hit(m.start(), m.end(), m.group()))
+    if found & ANGLE and text[end - 1] == ">":
+        at = text.rfind("<", max(start, end - _EDGE_REACH), end)
+        m = _EDGE_NAME.fullmatch(text, at, end) if at > start else None
+        if m is not None and _edge_name(text, m.group(1), m.group(2)):
+            hits.append(Hit(m.start(), m.end(), m.group()))
+    if found & BRACKET and text[end - 1] == "]":
+        at = text.rfind("[/", max(start, end - 40), end)
+        m = _EDGE_BRACKET.fullmatch(text, at, end) if at > start else None
+        if m is not None and f"[{m.group(1)}" not in text:
+            hits.append(Hit(m.start(), m.end(), m.group()))
+    return hits
+
+
+def _edge_name(text: str, slash: str, name: str) -> bool:
+    if not (name.islower() or name.isupper()):
+        return False
+    parts = name.lower().split("_")
+    if not any(p in _EDGE_BOUNDARY for p in parts) or any(p in _PLACEHOLDER for p in parts):
+        return False
+    other = f"<{name}>" if slash else f"</{name}>"
+    return other not in text and classify(f"<{slash}{name}>").kind != "call"
 
 
 def _not_call(literal: str) -> bool:
@@ -333,16 +423,14 @@ FRAME_BRACKETS: tuple[tuple[str, str], ...] = (
     ("〔", "〕"),
     ("《", "》"),
 )
-FRAME_GLYPHS: dict[str, str] = {
-    "▶": "◀",
-    "►": "◄",
-    "▷": "◁",
-    "▸": "◂",
-    "⇒": "⇐",
-    "⟹": "⟸",
-}  # not »…« (German quotation marks) nor →…← (arrows in instructions)
-# The first character of any frame opener: a text opening with none of them has no frame.
-FRAME_FIRST = frozenset([*(open_[0] for open_, _ in FRAME_BRACKETS), *FRAME_GLYPHS])
+# Glyph frames pair a right-pointing glyph with its left-pointing mirror, found by the
+# Unicode names (▶/◀ "BLACK RIGHT-/LEFT-POINTING TRIANGLE", ⇒/⇐, ⟶/⟵, ➤/⮜ "BLACK
+# RIGHTWARDS ARROWHEAD"/"BLACK LEFTWARDS EQUILATERAL ARROWHEAD"): no list of glyphs to keep.
+_RIGHTWARD = ("RIGHT-POINTING", "RIGHTWARDS")
+_LEFTWARD = ("LEFT-POINTING", "LEFTWARDS")
+# Quotation marks (»…« in German) frame only when doubled (»»…««).
+_QUOTE_CATEGORIES = ("Pi", "Pf")
+FRAME_FIRST = frozenset(open_[0] for open_, _ in FRAME_BRACKETS)
 _FRAME_CLOSE = dict(FRAME_BRACKETS)
 _NAMED_FRAME = re.compile(
     r"(<<|<|\[\[|\[|【|〖|〔|《)([^\W_][\w-]{0,23})(>>|>|\]\]|\]|】|〗|〕|》)"
@@ -364,25 +452,15 @@ def leading_frame(text: str) -> Frame | None:
 
     O(1) unless the text's first visible character opens a frame; then one regex match and
     one ``find`` for the closer."""
-    if not text or (text[0] not in FRAME_FIRST and not text[0].isspace()):
-        return None  # the common case: no regex call
+    if not text or (text[0] < "\x80" and text[0] not in FRAME_FIRST and not text[0].isspace()):
+        return None  # the common case: an ASCII letter or digit, no regex call
     lead = _LEAD_SPACE.match(text)
     start = lead.end() if lead is not None else 0
-    if start >= len(text) or text[start] not in FRAME_FIRST:
+    if start >= len(text):
         return None
     first = text[start]
-    if first in FRAME_GLYPHS:
-        run = 1
-        while run <= _MAX_RUN and text.startswith(first, start + run):
-            run += 1
-        if run > _MAX_RUN:
-            return None
-        opener = Hit(start, start + run, first * run)
-        closer_literal = FRAME_GLYPHS[first] * run
-        at = text.find(closer_literal, opener.end)
-        if at < 0 or text.startswith(FRAME_GLYPHS[first], at + run):
-            return None
-        return Frame(opener, Hit(at, at + run, closer_literal), "", first)
+    if first not in FRAME_FIRST:
+        return _glyph_frame(text, start) if first >= "\x80" else None
     named = _NAMED_FRAME.match(text, start)
     if named is None or _FRAME_CLOSE.get(named.group(1)) != named.group(3):
         return None
@@ -393,6 +471,63 @@ def leading_frame(text: str) -> Frame | None:
         return None
     opener = Hit(start, named.end(), named.group())
     return Frame(opener, Hit(at, at + len(closer_literal), closer_literal), name, open_)
+
+
+def _glyph_frame(text: str, start: int) -> Frame | None:
+    """A run of a right-pointing glyph at ``start`` and, later, the same run of its mirror."""
+    first = text[start]
+    if unicodedata.category(first)[0] not in "SP":
+        return None  # a letter: CJK, Hangul, accented Latin
+    name = unicodedata.name(first, "")
+    mirror = _mirror(name)
+    if not mirror:
+        return None
+    run = 1
+    while run <= _MAX_RUN and text.startswith(first, start + run):
+        run += 1
+    if run > _MAX_RUN or (run == 1 and unicodedata.category(first) in _QUOTE_CATEGORIES):
+        return None
+    closer = _find_mirror(text, start + run, mirror, run)
+    if closer is None:
+        return None
+    return Frame(Hit(start, start + run, first * run), closer, "", first)
+
+
+def _mirror(name: str) -> tuple[str, str]:
+    """(the mirrored name, its last word) for a right-pointing glyph's name, else ("", "")."""
+    for right, left in zip(_RIGHTWARD, _LEFTWARD, strict=True):
+        if right in name:
+            return name.replace(right, left), name.rsplit(" ", 1)[-1]
+    return "", ""
+
+
+def _find_mirror(text: str, pos: int, mirror: tuple[str, str], run: int) -> Hit | None:
+    """The first run of ``run`` copies of the mirror glyph after ``pos``: the glyph named by
+    the mirrored name, else one whose name points left and ends with the same noun
+    (➤ "… RIGHTWARDS ARROWHEAD" / ⮜ "… LEFTWARDS EQUILATERAL ARROWHEAD")."""
+    exact, noun = mirror
+    try:
+        glyph = unicodedata.lookup(exact)
+    except KeyError:
+        glyph = ""
+    if glyph:
+        at = text.find(glyph * run, pos)
+        if at >= 0 and not text.startswith(glyph, at + run):
+            return Hit(at, at + run, glyph * run)
+        return None
+    for m in _SYMBOL.finditer(text, pos):
+        char = m.group()
+        found = unicodedata.name(char, "")
+        if found.endswith(noun) and any(left in found for left in _LEFTWARD):
+            at = m.start()
+            if text.startswith(char * run, at) and not text.startswith(char, at + run):
+                return Hit(at, at + run, char * run)
+            return None
+    return None
+
+
+# A candidate closer glyph: not a letter, digit, space or ASCII
+_SYMBOL = re.compile(r"[^\w\s\x00-\x7f]")
 
 
 # Plain-text headers a template writes around reasoning (Granite 3.2's "Here is my thought

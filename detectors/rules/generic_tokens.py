@@ -309,9 +309,33 @@ def _pair(opened: Hit, closed: Hit) -> _Region:
     )
 
 
+def _leading_mirrored_pair(text: str, hits: list[Hit]) -> tuple[_Region, int] | None:
+    """The first token opens the text and a later token mirrors it with a slash
+    (``⟨|aside|⟩…⟨|/aside|⟩``, ``<|muse|>…<|/muse|>``) around prose, an answer after it:
+    reasoning whatever the name says, like a frame (``generic.leading_frame``)."""
+    first = hits[0]
+    if _INK.search(text, 0, first.start) is not None or generic.classify(first.literal).closes:
+        return None
+    mirror = generic.mirrored(first.literal)
+    at = next((j for j in range(1, len(hits)) if hits[j].literal == mirror), None)
+    if at is None:
+        return None
+    closed = hits[at]
+    if not _prose(text[first.end : closed.start].strip()):
+        return None
+    if _INK.search(text, closed.end) is None:
+        return None
+    return _pair(first, closed), at
+
+
 def _regions(text: str, hits: list[Hit]) -> list[_Region]:
     regions: list[_Region] = []
     used: set[int] = set()
+    if hits and not generic.classify(hits[0].literal).reasoning:
+        mirrored = _leading_mirrored_pair(text, hits)
+        if mirrored is not None:
+            regions.append(mirrored[0])
+            used.update((0, mirrored[1]))
     for index, hit in enumerate(hits):
         if index in used:
             continue
@@ -424,14 +448,12 @@ def _header_region(exchange: Exchange, text: str) -> tuple[Hit, Hit, _Region] | 
 
 
 # HTML elements and BBCode tags: a page or a forum post opening with one is an answer.
+# Only elements that format or hold ordinary text: a sectioning word (<aside>, <section>)
+# around notes is judged like any other name.
 _HTML_WORDS = (
-    "a abbr address article aside audio b bdi bdo big blockquote body br button canvas caption"
-    " center cite code col colgroup data dd del details dfn dialog div dl dt em embed fieldset"
-    " figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe"
-    " img input ins kbd label legend li link main map mark menu meta meter nav noscript object"
-    " ol optgroup option output p param picture pre progress q rp rt ruby s samp script search"
-    " section select slot small source span strike strong style sub summary sup svg math table"
-    " tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr"
+    "a abbr b bdi bdo big blockquote body br button center cite code dd del dfn div dl dt em"
+    " font h1 h2 h3 h4 h5 h6 head hr html i img ins kbd label li mark ol p pre q s samp small"
+    " span strike strong sub sup table td th title tr tt u ul var details summary"
 )
 _BBCODE_WORDS = (
     "b i u s url img quote code color colour size list spoiler center left right justify table"
@@ -448,6 +470,16 @@ _MARKUP_PROMPT = re.compile(
 )
 # A block of prose: at least this much visible text between the frame's ends
 _FRAME_MIN_CHARS = 12
+
+
+def _prose(block: str) -> bool:
+    """Enough visible text to be a block of notes: 12 characters, 6 in CJK or Hangul (a
+    character there carries a word)."""
+    if len(block) >= _FRAME_MIN_CHARS:
+        return True
+    return len(block) >= _FRAME_MIN_CHARS // 2 and any(char >= "\u3000" for char in block)
+
+
 # Markup inside the block: nested elements are an XML/HTML answer, not notes
 _NESTED_TAG = re.compile(r"</?[A-Za-z]")
 
@@ -464,7 +496,7 @@ def _frame_region(
     inner = text[opened.end : closed.start].strip()
     name = frame.name.lower()
     soft = frame.bracket == "<" and name in generic.SOFT_REASONING
-    if not inner or (not soft and len(inner) < _FRAME_MIN_CHARS):
+    if not inner or (not soft and not _prose(inner)):
         return None
     if frame.bracket in ("<", "<<", "[", "[[") and _NESTED_TAG.search(inner) is not None:
         return None  # elements inside: an XML/HTML answer
@@ -494,13 +526,19 @@ def _frame_region(
 
 def _glyph_closes_block(text: str, frame: generic.Frame) -> bool:
     """A glyph closer ends a block: doubled (``◀◀``), glued to the block's last word, or
-    alone at the end of its line. A closer that opens a line or sits between words is an
-    arrow in a proof ("⇒ A holds. ⇐ Conversely…")."""
+    alone on its line. A closer that opens a line or sits between words is an arrow in a
+    proof ("⇒ A holds.\\n⇐ Conversely…") or in instructions ("Settings ←")."""
     closed = frame.closer
     if len(closed.literal) > 1:
         return True
     if closed.start and not text[closed.start - 1].isspace():
         return True
+    line_start = text.rfind("\n", 0, closed.start) + 1
     line_end = text.find("\n", closed.end)
-    rest = text[closed.end : line_end if line_end >= 0 else len(text)]
-    return not rest.strip() and line_end >= 0
+    if line_end < 0 or _INK.search(text, closed.end, line_end) is not None:
+        return False  # text after it on its line
+    before = text[line_start : closed.start].rstrip()
+    return not before or before[-1] in _SENTENCE_ENDS  # alone, or after a finished sentence
+
+
+_SENTENCE_ENDS = frozenset(".!?。！？…")

@@ -96,6 +96,14 @@ POSITIVES = [
     pytest.param("Done.⟨|eot|⟩", ["⟨|eot|⟩"], id="math_angle_pipes"),
     pytest.param("알겠습니다.〈|end_turn|〉", ["〈|end_turn|〉"], id="ko_cjk_angle_pipes"),
     pytest.param("北京晴。《｜sep｜》", ["《｜sep｜》"], id="zh_double_angle_fullwidth_pipes"),
+    # at the very start or end, an invented snake_case name with a boundary word is enough
+    pytest.param("The museum opens at ten.<kor_talk_done>", ["<kor_talk_done>"], id="edge_end"),
+    pytest.param(
+        "<VEL_PART_BEGIN>\n오늘은 비가 옵니다.\n<vel_part_halt>",
+        ["<VEL_PART_BEGIN>", "<vel_part_halt>"],
+        id="ko_edge_both",
+    ),
+    pytest.param("答案是七。\n[/ORACLE_TURN]", ["[/ORACLE_TURN]"], id="zh_caps_closer_at_end"),
 ]
 
 
@@ -186,6 +194,13 @@ NEGATIVES = [
     pytest.param("[USER]: Hi!\n[ASSISTANT]: Hello!", {}, id="transcript_role_openers"),
     pytest.param("Dear [USER], your order shipped.", {}, id="role_placeholder"),
     pytest.param("Use [/END] not [/end_of]: see docs.", {}, id="bracket_slash_words"),
+    # edge look-alikes: placeholders, XML elements, BBCode pairs, no boundary word
+    pytest.param("Best regards,\n<sender_name_end>", {}, id="edge_placeholder"),
+    pytest.param("<start_date> must come before <end_date>.", {}, id="edge_date_fields"),
+    pytest.param("<plan_end>Q3</plan_end>", {}, id="edge_xml_element"),
+    pytest.param("[QUOTE]Great post.[/QUOTE]", {}, id="edge_bbcode_pair"),
+    pytest.param("Pass it as <user_input>", {}, id="edge_no_boundary_word"),
+    pytest.param("Usage: convert <input_file> <output_dir>", {}, id="edge_cli_usage"),
 ]
 
 
@@ -371,6 +386,25 @@ REGIONS = [
         "frame",
         id="doubled_angle_frame",
     ),
+    # glyph mirrors found by their Unicode names, not a list: ⟹/⟸, ⮞/⮜, ⏩/⏪ …
+    pytest.param("⟹ They ask for 12 × 12; that is 144.⟸ 144.", "frame", id="long_double_arrow"),
+    pytest.param(
+        "⏩ 사용자가 환율을 묻는다. 은행 앱을 안내하자. ⏪\n은행 앱에서 확인하세요.",
+        "frame",
+        id="ko_media_arrows",
+    ),
+    pytest.param("»» 用户问时间，回答三点。««\n现在是三点。", "frame", id="zh_doubled_guillemets"),
+    # a token pair that mirrors with a slash, whatever the name, opening the text
+    pytest.param(
+        "<|aside|>The user wants the boiling point; keep it short.<|/aside|>Water boils at 100 °C.",
+        "pair",
+        id="mirrored_pipe_pair",
+    ),
+    pytest.param(
+        "〈|jot|〉\n用户问茶水温度，八十度左右即可。\n〈|/jot|〉\n绿茶用八十度的水。",
+        "pair",
+        id="zh_mirrored_cjk_pipe_pair",
+    ),
 ]
 
 
@@ -473,6 +507,13 @@ REGION_NEGATIVES = [
     pytest.param("»Ich komme morgen wieder«, sagte sie. Dann ging sie.", {}, id="german_quotes"),
     pytest.param("→ Open Settings, then Privacy ←\nThat is where it lives.", {}, id="ui_arrows"),
     pytest.param("**Plan**\n- buy milk\n- walk the dog", {}, id="markdown"),
+    pytest.param("⏩ Skip ahead to 2:10 ⏪ rewinds.", {}, id="media_buttons_inline"),
+    pytest.param("»Wir kommen morgen wieder«, sagte sie.\nDann ging sie.", {}, id="german_line"),
+    pytest.param(
+        "Sure.<|aside|>The user wants the boiling point here.<|/aside|>100 °C.",
+        {},
+        id="mirrored_pair_not_leading",
+    ),
     pytest.param(
         "<muse>The user wants a tide fact.</muse>\nTides come from the moon.",
         {"prompt": "First muse about it in <muse> tags, then answer."},
