@@ -17,6 +17,9 @@ leakline has no row for still writes tokens of a few recognisable shapes:
   brackets (``⟨|eot|⟩``, ``〈|sep|〉``, ``《|end|》``); control words without pipes built
   from a turn/role vocabulary with a boundary word (``<END_TURN>``, ``<turn_end>``), doubled
   (``<<END_TURN>>``, ``<</BOT>>``); role closers in square brackets (``[/ASSISTANT]``);
+- edge tokens (``_edge_hits``): the first or last thing in the text, an invented snake_case
+  name with a boundary word (``<kor_talk_done>``) or a CAPS closer with no opener
+  (``[/ORACLE_TURN]``);
 - reasoning tags: ``<think>``-like names with or without a namespace (``<seed:think>``)
   or a one-word vendor prefix (``<longcat_think>``), and namespaced reasoning names
   (``<x:cot_budget>``).
