@@ -103,6 +103,7 @@ PIPE_BRACKETS: tuple[tuple[str, str], ...] = (
     ("〔", "〕"),
 )
 _PIPE_OPENS = "".join(open_ for open_, _ in PIPE_BRACKETS)
+_PIPE_CLOSES = "".join(close for _, close in PIPE_BRACKETS)
 _GLYPH_PIPE = re.compile(
     "|".join(
         re.escape(open_) + r"[|｜][^\s|｜]{1,64}[|｜]" + re.escape(close)
@@ -264,11 +265,24 @@ def marks(text: str) -> int:
         | (BRACKET if "[" in text else 0)
         | (TRIANGLE if "◁" in text else 0)
     )
-    # one memchr for "|" first; an opener glyph in an ASCII-only text is rejected at once
-    if ("|" in text or "｜" in text) and any(char in text for char in _PIPE_OPENS):
+    # the glyphs are not ASCII: an ASCII text (``isascii`` is O(1)) needs no search at all
+    if not text.isascii() and _glyph_pipe(text):
         found |= GLYPH
     _last_marks = (text, found)
     return found
+
+
+def _glyph_pipe(text: str) -> bool:
+    """The text starts with a ``PIPE_BRACKETS`` opener or ends with a closer (after
+    whitespace), where turn tokens and leading reasoning pairs sit; the scan then covers
+    the whole text. Two character tests: searching a whole text for a pipe or a glyph is
+    slow on Hangul, where common syllables share the pipe's low byte."""
+    start, end = 0, len(text)
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start < end and (text[start] in _PIPE_OPENS or text[end - 1] in _PIPE_CLOSES)
 
 
 # ``ABSENT[marks(text)]``: the characters of ``MARK_CHARS`` that ``text`` lacks, for
@@ -390,7 +404,7 @@ def _edge_hits(text: str, found: int) -> list[Hit]:
     if found & BRACKET and text[end - 1] == "]":
         at = text.rfind("[/", max(start, end - 40), end)
         m = _EDGE_BRACKET.fullmatch(text, at, end) if at > start else None
-        if m is not None and f"[{m.group(1)}" not in text:
+        if m is not None and f"[{m.group(1)}" not in text and _not_call(m.group()):
             hits.append(Hit(m.start(), m.end(), m.group()))
     return hits
 
