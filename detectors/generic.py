@@ -469,15 +469,19 @@ def leading_frame(text: str) -> Frame | None:
 
     O(1) unless the text's first visible character opens a frame; then one regex match and
     one ``find`` for the closer."""
-    if not text or (text[0] < "\x80" and text[0] not in FRAME_FIRST and not text[0].isspace()):
-        return None  # the common case: an ASCII letter or digit, no regex call
-    lead = _LEAD_SPACE.match(text)
-    start = lead.end() if lead is not None else 0
-    if start >= len(text):
+    if not text:
         return None
+    start = 0
+    if text[0].isspace():
+        lead = _LEAD_SPACE.match(text)
+        start = lead.end() if lead is not None else 0
+        if start >= len(text):
+            return None
     first = text[start]
     if first not in FRAME_FIRST:
-        return _glyph_frame(text, start) if first >= "\x80" else None
+        if first < "\x80" or "\u3040" <= first <= "\u9fff" or "\uac00" <= first <= "\ud7a3":
+            return None  # ASCII, kana, CJK ideographs, Hangul: letters, not glyphs
+        return _glyph_frame(text, start)
     named = _NAMED_FRAME.match(text, start)
     if named is None or _FRAME_CLOSE.get(named.group(1)) != named.group(3):
         return None
