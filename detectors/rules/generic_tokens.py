@@ -18,15 +18,21 @@ Reasoning regions are inferred from generic tokens alone:
 - an opener of the answer section after text and before any other token (``…steps.
   [BEGIN FINAL RESPONSE]answer``, ``…<|START_RESPONSE|>answer``): what precedes it is
   reasoning whose start was not shown, reported like a lone closer (``lone_end``);
-- a plain-XML reasoning pair (``<reasoning>…</reasoning>``) only when it opens the text,
-  an answer that is not more markup follows it, and the prompt does not name the tag;
+- a frame (``generic.leading_frame``): a plain-XML reasoning pair (``<reasoning>…
+  </reasoning>``) or any short tag, doubled square, lenticular or arrow/triangle pair whose
+  closer mirrors the opener (``<muse>``, ``[[plan]]``, ``【思考】…【/思考】``, ``▶▶…◀◀``), only
+  when it opens the text, holds prose (any reasoning-named tag; 12+ characters otherwise),
+  an answer that is not more markup follows it, it is no HTML/BBCode element, and the
+  prompt neither names the tag nor asks for or about markup;
 - a plain-text header pair (``generic.leading_header_pair``: "Here is my thought
   process:" opening the text, "Here is my response:" on a later line of its own, an answer
   after it), unless the prompt asks for that reasoning ("show your reasoning"); both headers
   are reported as ``boundary_token`` with ``shape: "header"``.
 
 Not leaks (the same exceptions as the family rule, plus): tokens in code or quotes,
-tokens named in prose (``drop_mentions``), tokens the prompt itself contains, HTML
+tokens named in prose (``drop_mentions``), tokens the prompt itself contains, a token
+that opens a sentence as the subject of a definition ("<END_TURN> is the token that…") when
+the prompt asks about tokens/tags/markup or names the token's word, HTML
 strikethrough ``<s>…</s>``, tool-call tokens (``generic_tool_calls`` reports those) and
 anything inside a family's tool markup (``tool_call_text``).
 """
@@ -69,7 +75,7 @@ class _Region(NamedTuple):
 
 class GenericTokens(DetectorBase):
     id = "generic_tokens"
-    version = "5"
+    version = "6"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -77,42 +83,47 @@ class GenericTokens(DetectorBase):
         if not text:
             return []
         header = _header_region(exchange, text)
-        if not generic.marks(text):
+        frame = generic.leading_frame(text)
+        if not generic.marks(text) and frame is None:
             return self._findings(exchange, text, [*header[:2]], [header[2]]) if header else []
         found = generic.scan(text)
-        ink = _INK.search(text)
-        soft = generic.leading_soft_pair(text) if ink and text[ink.start()] == "<" else None
-        if not found and soft is None and header is None:
+        if not found and frame is None and header is None:
             return []
         hits = _candidates(exchange, text, found) if found else []
         regions = _regions(text, hits)
         if header is not None:
             regions.append(header[2])
             hits = sorted([*hits, *header[:2]])
-        if soft is not None:
-            region = _soft_region(exchange, text, soft, hits)
+        framed: tuple[Hit, ...] = ()
+        if frame is not None:
+            region = _frame_region(exchange, text, frame, found)
             if region is not None:
                 regions.append(region)
-                hits = sorted([*hits, *soft])
+                framed = (frame.opener, frame.closer)
+                hits = sorted([*hits, *framed])
         if not hits:
             return []
-        return self._findings(exchange, text, hits, regions)
+        return self._findings(exchange, text, hits, regions, framed)
 
     def _findings(
-        self, exchange: Exchange, text: str, hits: list[Hit], regions: list[_Region]
+        self,
+        exchange: Exchange,
+        text: str,
+        hits: list[Hit],
+        regions: list[_Region],
+        framed: tuple[Hit, ...] = (),
     ) -> list[Finding]:
         split_at = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
         findings: list[Finding] = []
         for start, end, literal in hits[:MAX_FINDINGS]:
             meaning = generic.classify(literal)
-            details: dict[str, object] = {
-                "token": literal,
-                "family": "unknown",
-                "shape": meaning.shape,
-            }
+            shape = meaning.shape
+            if framed and (start == framed[0].start or start == framed[1].start):
+                shape = "xml" if literal[0] == "<" and literal[1] != "<" else "frame"
+            details: dict[str, object] = {"token": literal, "family": "unknown", "shape": shape}
             if split_at and crosses(split_at, start, end):
                 details["split_across_chunks"] = True
-            sure = meaning.shape == "pipe" or (meaning.shape == "xml" and meaning.reasoning)
+            sure = shape == "pipe" or (shape == "xml" and meaning.reasoning)
             findings.append(
                 self.span_finding(
                     _BOUNDARY,
@@ -134,7 +145,7 @@ class GenericTokens(DetectorBase):
                     layer=Layer.PARSER,
                     remediation=Remediation.STRIP if clean else Remediation.REGENERATE,
                     confidence=0.8
-                    if region.kind in ("unterminated", "xml_pair", "header_pair")
+                    if region.kind in ("unterminated", "xml_pair", "frame", "header_pair")
                     else 0.85,
                     text=text,
                     span=(region.start, region.end),
@@ -172,6 +183,10 @@ def _candidates(exchange: Exchange, text: str, found: list[Hit]) -> list[Hit]:
     hits = _drop_strikethrough(text, hits)
     if not hits:
         return []
+    if prompt:
+        hits = _drop_explained(text, hits, prompt)
+        if not hits:
+            return []
     opens = {h.literal for h in hits if generic.classify(h.literal).opens}
     closes = {h.literal for h in hits if generic.classify(h.literal).closes}
     runs = _glued_runs(text, hits)
@@ -182,6 +197,54 @@ def _candidates(exchange: Exchange, text: str, found: list[Hit]) -> list[Hit]:
     units = [Hit(run[0].start, run[-1].end, text[run[0].start : run[-1].end]) for run in runs]
     kept = {unit.start for unit in drop_mentions(masked(text, found), units, opens, closes)}
     return [hit for run in runs if run[0].start in kept for hit in run]
+
+
+# A prompt that asks about tokens or markup: an answer may open with the token it explains.
+_ASKS_ABOUT_MARKUP = re.compile(
+    r"(?<![A-Za-z])(?:tokens?|tags?|markers?|delimiters?|markup|special|control|xml|html)"
+    r"(?![A-Za-z])|토큰|태그|구분자|마커|标签|标记|令牌|分隔符|特殊",
+    re.IGNORECASE,
+)
+# Right after a token: it is the subject of a definition ("<END_TURN> is the token…",
+# "<END_TURN> marks…", "<END_TURN>은 …", "<END_TURN> 表示…").
+_DEFINED = re.compile(
+    r"[\"'”’)]?(?:\s+(?:tokens?|tags?|markers?|symbols?|strings?|sequences?))?"
+    r"(?:\s+(?:is|are|was|were|means|marks|signals|signifies|indicates|denotes|represents"
+    r"|ends|closes|opens|starts|begins|separates|tells|stands\s+for|acts\s+as|serves\s+as"
+    r"|refers\s+to|appears|shows\s+up)(?![A-Za-z])"
+    r"|\s*(?:은|는|이|가|란|이란)\s|\s*(?:是|表示|用于|用来|代表|标志|指的是|意味))"
+)
+
+
+def _drop_explained(text: str, hits: list[Hit], prompt: str) -> list[Hit]:
+    """Tokens that an answer about markup explains: the prompt asks about tokens, tags or
+    markup (or names the token's word) and the token is the subject of a definition."""
+    explained = [
+        h
+        for h in hits
+        if (h.start == 0 or text[h.start - 1] in _SET_APART)
+        and _DEFINED.match(text, h.end) is not None
+    ]
+    if not explained:
+        return hits
+    if _ASKS_ABOUT_MARKUP.search(prompt) is not None:
+        drop = {h.start for h in explained}
+    else:
+        words = _NOT_WORD.sub("", prompt).lower()
+        drop = {h.start for h in explained if _named_word(h.literal) in words}
+    return [h for h in hits if h.start not in drop] if drop else hits
+
+
+# Before a token used as a word: whitespace or an opening quote (a leaked token is glued on)
+_SET_APART = frozenset(" \t\n\r\"'“‘(「")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _named_word(literal: str) -> str:
+    """The token's name with brackets, pipes and separators gone ("<END_TURN>" -> "endturn");
+    a name too short to be told apart from ordinary words never matches."""
+    word = _NOT_WORD.sub("", literal).lower()
+    return word if len(word) >= 4 else "\x00"
 
 
 # What may join two tokens into one word: nothing, or a bare word ("<|open|>think<|sep|>").
@@ -246,9 +309,33 @@ def _pair(opened: Hit, closed: Hit) -> _Region:
     )
 
 
+def _leading_mirrored_pair(text: str, hits: list[Hit]) -> tuple[_Region, int] | None:
+    """The first token opens the text and a later token mirrors it with a slash
+    (``⟨|aside|⟩…⟨|/aside|⟩``, ``<|muse|>…<|/muse|>``) around prose, an answer after it:
+    reasoning whatever the name says, like a frame (``generic.leading_frame``)."""
+    first = hits[0]
+    if _INK.search(text, 0, first.start) is not None or generic.classify(first.literal).closes:
+        return None
+    mirror = generic.mirrored(first.literal)
+    at = next((j for j in range(1, len(hits)) if hits[j].literal == mirror), None)
+    if at is None:
+        return None
+    closed = hits[at]
+    if not _prose(text[first.end : closed.start].strip()):
+        return None
+    if _INK.search(text, closed.end) is None:
+        return None
+    return _pair(first, closed), at
+
+
 def _regions(text: str, hits: list[Hit]) -> list[_Region]:
     regions: list[_Region] = []
     used: set[int] = set()
+    if hits and not generic.classify(hits[0].literal).reasoning:
+        mirrored = _leading_mirrored_pair(text, hits)
+        if mirrored is not None:
+            regions.append(mirrored[0])
+            used.update((0, mirrored[1]))
     for index, hit in enumerate(hits):
         if index in used:
             continue
@@ -360,27 +447,98 @@ def _header_region(exchange: Exchange, text: str) -> tuple[Hit, Hit, _Region] | 
     return opened, closed, region
 
 
-def _soft_region(
-    exchange: Exchange, text: str, pair: tuple[Hit, Hit], hits: list[Hit]
+# HTML elements and BBCode tags: a page or a forum post opening with one is an answer.
+# Only elements that format or hold ordinary text: a sectioning word (<aside>, <section>)
+# around notes is judged like any other name.
+_HTML_WORDS = (
+    "a abbr b bdi bdo big blockquote body br button center cite code dd del dfn div dl dt em"
+    " font h1 h2 h3 h4 h5 h6 head hr html i img ins kbd label li mark ol p pre q s samp small"
+    " span strike strong sub sup table td th title tr tt u ul var details summary"
+)
+_BBCODE_WORDS = (
+    "b i u s url img quote code color colour size list spoiler center left right justify table"
+    " tr td th font email youtube video hr sub sup li ul ol strike indent pre noparse h1 h2 h3"
+    " h4 h5 h6 highlight mention user"
+)
+_HTML_NAMES = frozenset(_HTML_WORDS.split())
+_BBCODE_NAMES = frozenset(_BBCODE_WORDS.split())
+# A prompt that asks for (or about) markup: a frame in the answer is what it asked for.
+_MARKUP_PROMPT = re.compile(
+    r"(?<![A-Za-z])(?:xml|html|bbcode|markup|tags?|wiki\w*|delimit\w*)(?![A-Za-z])"
+    r"|태그|마크업|标签|标记",
+    re.IGNORECASE,
+)
+# A block of prose: at least this much visible text between the frame's ends
+_FRAME_MIN_CHARS = 12
+
+
+def _prose(block: str) -> bool:
+    """Enough visible text to be a block of notes: 12 characters, 6 in CJK or Hangul (a
+    character there carries a word)."""
+    if len(block) >= _FRAME_MIN_CHARS:
+        return True
+    return len(block) >= _FRAME_MIN_CHARS // 2 and any(char >= "\u3000" for char in block)
+
+
+# Markup inside the block: nested elements are an XML/HTML answer, not notes
+_NESTED_TAG = re.compile(r"</?[A-Za-z]")
+
+
+def _frame_region(
+    exchange: Exchange, text: str, frame: generic.Frame, found: list[Hit]
 ) -> _Region | None:
-    """``<reasoning>…</reasoning>answer`` opening the text: reasoning, unless asked for."""
-    opened, closed = pair
-    if any(h.start < closed.end for h in hits):
-        return None  # generic tokens already frame this stretch
-    if _INK.search(text, opened.end, closed.start) is None:
+    """A frame opening the text (``<muse>…</muse>``, ``[[plan]]…[[/plan]]``, ``【思考】…【/思考】``,
+    ``▶▶…◀◀``) around a block of prose, with an answer after its closer: reasoning, unless
+    it is markup the user asked for, an HTML/BBCode answer, or more markup follows."""
+    opened, closed = frame.opener, frame.closer
+    if any(h.start < closed.end for h in found):
+        return None  # token shapes already frame this stretch
+    inner = text[opened.end : closed.start].strip()
+    name = frame.name.lower()
+    soft = frame.bracket == "<" and name in generic.SOFT_REASONING
+    if not inner or (not soft and not _prose(inner)):
+        return None
+    if frame.bracket in ("<", "<<", "[", "[[") and _NESTED_TAG.search(inner) is not None:
+        return None  # elements inside: an XML/HTML answer
+    if (frame.bracket == "<" and name in _HTML_NAMES) or (
+        frame.bracket == "[" and name in _BBCODE_NAMES
+    ):
         return None
     answer = _INK.search(text, closed.end)
-    if answer is None or text[answer.start()] == "<":
-        return None  # nothing after it, or more markup: an XML answer
-    name = opened.literal[1:-1]
-    if f"<{name}" in exchange.prompt_text or exchange.response_format is not None:
+    if (
+        answer is None
+        or text[answer.start()] in "<[【〖〔《"
+        or text[answer.start()] == frame.bracket
+    ):
+        return None  # nothing after it, or more markup: a structured answer
+    if not frame.name and not _glyph_closes_block(text, frame):
+        return None
+    prompt = exchange.prompt_text
+    if exchange.response_format is not None or (name and name in prompt.lower()):
         return None  # the user asked for this format
+    if not soft and _MARKUP_PROMPT.search(prompt) is not None:
+        return None  # a prompt about markup: the frame is the answer's own example
+    kind = "xml_pair" if frame.bracket == "<" else "frame"
     return _Region(
-        opened.start,
-        closed.end,
-        opened.end,
-        closed.start,
-        "xml_pair",
-        opened.literal,
-        closed.literal,
+        opened.start, closed.end, opened.end, closed.start, kind, opened.literal, closed.literal
     )
+
+
+def _glyph_closes_block(text: str, frame: generic.Frame) -> bool:
+    """A glyph closer ends a block: doubled (``◀◀``), glued to the block's last word, or
+    alone on its line. A closer that opens a line or sits between words is an arrow in a
+    proof ("⇒ A holds.\\n⇐ Conversely…") or in instructions ("Settings ←")."""
+    closed = frame.closer
+    if len(closed.literal) > 1:
+        return True
+    if closed.start and not text[closed.start - 1].isspace():
+        return True
+    line_start = text.rfind("\n", 0, closed.start) + 1
+    line_end = text.find("\n", closed.end)
+    if line_end < 0 or _INK.search(text, closed.end, line_end) is not None:
+        return False  # text after it on its line
+    before = text[line_start : closed.start].rstrip()
+    return not before or before[-1] in _SENTENCE_ENDS  # alone, or after a finished sentence
+
+
+_SENTENCE_ENDS = frozenset(".!?。！？…")

@@ -82,6 +82,28 @@ POSITIVES = [
         "Sure.<|begin|>reply<|mid|>Here it is.", ["<|begin|>", "<|mid|>"], id="glued_run_leaked"
     ),
     pytest.param("Done.</acme_think> Paris.", ["</acme_think>"], id="vendor_prefixed_think"),
+    # other bracket families: control words without pipes, doubled angles, role closers,
+    # pipes inside mathematical and CJK angle brackets
+    pytest.param("The bus leaves at 7.<END_TURN>", ["<END_TURN>"], id="angle_control_caps"),
+    pytest.param(
+        "물론이죠.<reply_end>\n<user_start>", ["<reply_end>", "<user_start>"], id="ko_snake"
+    ),
+    pytest.param("好的。<end-of-message>", ["<end-of-message>"], id="zh_hyphen_control"),
+    pytest.param("Ok!<<END_TURN>>", ["<<END_TURN>>"], id="doubled_angle"),
+    pytest.param("네.<</BOT>>\n<<USER>>", ["<</BOT>>", "<<USER>>"], id="ko_doubled_roles"),
+    pytest.param("Sure, here it is.\n[/ASSISTANT]", ["[/ASSISTANT]"], id="role_closer"),
+    pytest.param("已完成。[/bot]", ["[/bot]"], id="zh_role_closer_lower"),
+    pytest.param("Done.⟨|eot|⟩", ["⟨|eot|⟩"], id="math_angle_pipes"),
+    pytest.param("알겠습니다.〈|end_turn|〉", ["〈|end_turn|〉"], id="ko_cjk_angle_pipes"),
+    pytest.param("北京晴。《｜sep｜》", ["《｜sep｜》"], id="zh_double_angle_fullwidth_pipes"),
+    # at the very start or end, an invented snake_case name with a boundary word is enough
+    pytest.param("The museum opens at ten.<kor_talk_done>", ["<kor_talk_done>"], id="edge_end"),
+    pytest.param(
+        "<VEL_PART_BEGIN>\n오늘은 비가 옵니다.\n<vel_part_halt>",
+        ["<VEL_PART_BEGIN>", "<vel_part_halt>"],
+        id="ko_edge_both",
+    ),
+    pytest.param("答案是七。\n[/ORACLE_TURN]", ["[/ORACLE_TURN]"], id="zh_caps_closer_at_end"),
 ]
 
 
@@ -156,7 +178,66 @@ NEGATIVES = [
     pytest.param(
         "Acme writes its answer after the [BEGIN FINAL RESPONSE] marker.", {}, id="doc_section"
     ),
+    # the wider bracket families' look-alikes
+    pytest.param("<start_date>2024-01-01</start_date><user_input>x</user_input>", {}, id="xml"),
+    pytest.param("Run: ssh <USER>@<HOST> then <START> the job.", {}, id="cli_placeholders"),
+    pytest.param("cat <<EOF > notes.txt\nhello\nEOF", {}, id="heredoc"),
+    pytest.param("std::cout << total << std::endl; x = a << b;", {}, id="cpp_shift"),
+    pytest.param("template <typename T> std::vector<std::vector<T>> grid;", {}, id="cpp_template"),
+    pytest.param("The inner product ⟨x, y⟩ is zero; ⟨ψ|φ⟩ too.", {}, id="math_brackets"),
+    pytest.param("推荐《三体》|《活着》两本书。", {}, id="zh_book_titles_and_pipe"),
+    pytest.param(
+        "[quote]Nice post[/quote] and [b]bold[/b], [url=x]link[/url]",
+        {"prompt": "How do I write BBCode quotes?"},
+        id="bbcode",
+    ),
+    pytest.param("[USER]: Hi!\n[ASSISTANT]: Hello!", {}, id="transcript_role_openers"),
+    pytest.param("Dear [USER], your order shipped.", {}, id="role_placeholder"),
+    pytest.param("Use [/END] not [/end_of]: see docs.", {}, id="bracket_slash_words"),
+    # edge look-alikes: placeholders, XML elements, BBCode pairs, no boundary word
+    pytest.param("Best regards,\n<sender_name_end>", {}, id="edge_placeholder"),
+    pytest.param("<start_date> must come before <end_date>.", {}, id="edge_date_fields"),
+    pytest.param("<plan_end>Q3</plan_end>", {}, id="edge_xml_element"),
+    pytest.param("[QUOTE]Great post.[/QUOTE]", {}, id="edge_bbcode_pair"),
+    pytest.param("Pass it as <user_input>", {}, id="edge_no_boundary_word"),
+    pytest.param("Usage: convert <input_file> <output_dir>", {}, id="edge_cli_usage"),
 ]
+
+
+# An answer that opens with a token and explains it, to a prompt about tokens or tags
+EXPLAINED = [
+    pytest.param(
+        "<END_TURN> is the control token that closes a turn in that chat format.",
+        "What do the special tokens in this format mean?",
+        id="asks_about_tokens",
+    ),
+    pytest.param(
+        "<|im_sep|> separates the role name from the message body.",
+        "what's im_sep for?",
+        id="prompt_names_the_word",
+    ),
+    pytest.param(
+        "<<END_TURN>>는 한 턴이 끝났음을 나타냅니다.", "이 태그는 무슨 뜻인가요?", id="ko_particle"
+    ),
+    pytest.param("⟨|eot|⟩ 表示回合结束。", "这个标记是什么意思？", id="zh_definition"),
+]
+
+
+@pytest.mark.parametrize(("text", "prompt"), EXPLAINED)
+def test_explained_token_is_a_mention(detect, text, prompt):
+    with unseen(text):
+        assert detect(DETECTOR, text) != [], "without the prompt it reads as a leak"
+        assert detect(DETECTOR, text, prompt=prompt) == []
+
+
+def test_explained_needs_a_prompt_about_markup(detect):
+    """A definition-shaped sentence after a token, to an unrelated prompt, is still a leak."""
+    text = "<END_TURN> is fine, your flight is at nine."
+    with unseen(text):
+        assert tokens(detect(DETECTOR, text, prompt="When is my flight?")) == ["<END_TURN>"]
+    text = "Paris.<|eot|> means nothing"
+    with unseen(text):
+        assert tokens(detect(DETECTOR, text, prompt="Explain special tokens")) == ["<|eot|>"]
 
 
 @pytest.mark.parametrize(("text", "kwargs"), NEGATIVES)
@@ -269,6 +350,61 @@ REGIONS = [
         "header_pair",
         id="curly_apostrophes",
     ),
+    # frames: a pair that is no special token, opening the text, an answer after it
+    pytest.param(
+        "<muse>The user wants a short reply about tides; mention the moon.</muse>\n"
+        "Tides come from the moon's pull.",
+        "xml_pair",
+        id="any_xml_name",
+    ),
+    pytest.param(
+        "  [[plan]]사용자가 환불을 원한다. 영수증을 안내하자.[[/plan]]환불은 영수증이 필요합니다.",
+        "frame",
+        id="ko_doubled_square",
+    ),
+    pytest.param(
+        "【思考】用户问米饭怎么煮，水米比例一比一点二。【/思考】\n水米按1.2比1煮即可。",
+        "frame",
+        id="zh_lenticular",
+    ),
+    pytest.param(
+        "▶▶ They want a synonym for happy; give one word. ◀◀\nJoyful.",
+        "frame",
+        id="doubled_triangles",
+    ),
+    pytest.param("►Asked for 3 × 7; that is 21.◄ 21.", "frame", id="pointer_glued"),
+    pytest.param(
+        "⇒ 用户要一个笑话，讲个短的。\n⇐\n为什么程序员怕黑？因为有 bug。", "frame", id="zh_arrows"
+    ),
+    pytest.param(
+        "〖생각〗날씨를 묻는다. 맑다고 답하자.〖/생각〗\n오늘은 맑습니다.",
+        "frame",
+        id="ko_white_lenticular",
+    ),
+    pytest.param(
+        "<<notes>>The user asks for a haiku about rain, keep it 5-7-5.<</notes>>\nSoft rain on tin roofs",
+        "frame",
+        id="doubled_angle_frame",
+    ),
+    # glyph mirrors found by their Unicode names, not a list: ⟹/⟸, ⮞/⮜, ⏩/⏪ …
+    pytest.param("⟹ They ask for 12 × 12; that is 144.⟸ 144.", "frame", id="long_double_arrow"),
+    pytest.param(
+        "⏩ 사용자가 환율을 묻는다. 은행 앱을 안내하자. ⏪\n은행 앱에서 확인하세요.",
+        "frame",
+        id="ko_media_arrows",
+    ),
+    pytest.param("»» 用户问时间，回答三点。««\n现在是三点。", "frame", id="zh_doubled_guillemets"),
+    # a token pair that mirrors with a slash, whatever the name, opening the text
+    pytest.param(
+        "<|aside|>The user wants the boiling point; keep it short.<|/aside|>Water boils at 100 °C.",
+        "pair",
+        id="mirrored_pipe_pair",
+    ),
+    pytest.param(
+        "〈|jot|〉\n用户问茶水温度，八十度左右即可。\n〈|/jot|〉\n绿茶用八十度的水。",
+        "pair",
+        id="zh_mirrored_cjk_pipe_pair",
+    ),
 ]
 
 
@@ -327,6 +463,64 @@ REGION_NEGATIVES = [
     pytest.param(
         "My reasoning: it is cheaper.\nMy answer: buy it.", {}, id="inline_headers_are_prose"
     ),
+    # frames: HTML and XML answers, BBCode, wiki links, headings, arrows in proofs
+    pytest.param("<b>Note:</b> the shop closes at six, so go early.", {}, id="html_bold"),
+    pytest.param(
+        "<details>Click to see the full list of stations.</details>\nThere are 12.",
+        {},
+        id="html_details",
+    ),
+    pytest.param(
+        "<order>A large pizza with extra cheese.</order>\nThat is the XML.",
+        {"prompt": "Write it as XML"},
+        id="xml_asked_for",
+    ),
+    pytest.param(
+        "<config><retries>3</retries></config>\nThis sets three retries.", {}, id="nested_xml"
+    ),
+    pytest.param(
+        "<note>Bring a jacket, it gets cold at night.</note>\n<note>Pack snacks.</note>",
+        {},
+        id="more_markup_after",
+    ),
+    pytest.param(
+        "[quote]I loved the ending of that book.[/quote]\nMe too!",
+        {},
+        id="bbcode_quote_reply",
+    ),
+    pytest.param(
+        "[spoiler]The butler did it, of course.[/spoiler] Enjoy the film!",
+        {"prompt": "How do I hide spoilers in BBCode?"},
+        id="bbcode_asked_about",
+    ),
+    pytest.param("[[Main Page]] links to [[Help:Contents]] for details.", {}, id="wiki_links"),
+    pytest.param("【注意】请提前检查护照有效期。\n【提示】可在线办理。", {}, id="zh_headings"),
+    pytest.param(
+        "(⇒) Assume A. Then B follows.\n(⇐) Assume B. Then A follows.", {}, id="proof_parens"
+    ),
+    pytest.param(
+        "⇒ Suppose n is even, then n² is even.\n⇐ Conversely, if n² is even, so is n.",
+        {},
+        id="proof_arrows",
+    ),
+    pytest.param("→ Step one: preheat.\n→ Step two: bake.", {}, id="arrow_bullets"),
+    pytest.param("»Ich komme morgen wieder«, sagte sie. Dann ging sie.", {}, id="german_quotes"),
+    pytest.param("→ Open Settings, then Privacy ←\nThat is where it lives.", {}, id="ui_arrows"),
+    pytest.param("**Plan**\n- buy milk\n- walk the dog", {}, id="markdown"),
+    pytest.param("⏩ Skip ahead to 2:10 ⏪ rewinds.", {}, id="media_buttons_inline"),
+    pytest.param("»Wir kommen morgen wieder«, sagte sie.\nDann ging sie.", {}, id="german_line"),
+    pytest.param(
+        "Sure.<|aside|>The user wants the boiling point here.<|/aside|>100 °C.",
+        {},
+        id="mirrored_pair_not_leading",
+    ),
+    pytest.param(
+        "<muse>The user wants a tide fact.</muse>\nTides come from the moon.",
+        {"prompt": "First muse about it in <muse> tags, then answer."},
+        id="frame_asked_for",
+    ),
+    pytest.param("[[plan]]short[[/plan]] Done.", {}, id="frame_too_short"),
+    pytest.param("<muse>The user wants a tide fact, keep it short.</muse>", {}, id="no_answer"),
 ]
 
 
