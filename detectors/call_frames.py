@@ -37,6 +37,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from leakline.detectors.generic import ANGLE, BRACKET
 from leakline.detectors.text import LiteralScanner, decode_at, loads, outside_code
 from leakline.detectors.tool_markup import Call, balanced_end, calls_from_value, pythonic_calls
 
@@ -383,6 +384,7 @@ _MARKERS = tuple(
     )
     for opener in ("<<", "[[")
 )
+_MARKER_BITS = (ANGLE, BRACKET)
 
 
 def _marker_frame(text: str, start: int, name_end: int, name: str) -> Block | None:
@@ -418,11 +420,13 @@ _MARKER_CLOSE = re.compile(
 )
 
 
-def marker_blocks(text: str) -> list[Block]:
-    """Call markers with a function-like name and JSON arguments, tools declared or not."""
+def marker_blocks(text: str, marks: int) -> list[Block]:
+    """Call markers with a function-like name and JSON arguments, tools declared or not.
+    ``marks``: ``generic.marks(text)`` (a two-character ``in`` is skipped when its first
+    character is known absent)."""
     out: list[Block] = []
-    for opener, pattern in zip(("<<", "[["), _MARKERS, strict=True):
-        if opener not in text:
+    for opener, bit, pattern in zip(("<<", "[["), _MARKER_BITS, _MARKERS, strict=True):
+        if not marks & bit or opener not in text:
             continue
         for found in pattern.finditer(text):
             if not function_like(found["name"]):
