@@ -94,7 +94,7 @@ _MAX_BLOCK = 20_000
 
 class GenericToolCalls(DetectorBase):
     id = "generic_tool_calls"
-    version = "2"
+    version = "3"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
