@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from leakline.detectors.generic import ANGLE, BRACKET
-from leakline.detectors.text import LiteralScanner, decode_at, loads, outside_code
+from leakline.detectors.text import LiteralScanner, decode_at, loads, outside_code, probe
 from leakline.detectors.tool_markup import Call, balanced_end, calls_from_value, pythonic_calls
 
 # (start, end, syntax, token, calls, confidence)
@@ -60,9 +60,21 @@ def _scanner(names: tuple[str, ...]) -> LiteralScanner:
     return LiteralScanner(names)
 
 
+@lru_cache(maxsize=1024)
+def _probe(name: str) -> str:
+    return probe(name)
+
+
 def declared_blocks(text: str, declared: dict[str, Any], prompt: str) -> list[Block]:
     """Frames around the declared names in ``text``."""
-    hits = _scanner(tuple(declared)).finditer(text)
+    # Most texts hold none of the names: a rare character of each, then the name, is all
+    # they cost. A scanner is built (cached) only for the names present: tool sets vary
+    # per request, and a cache keyed by every set would keep rebuilding scanners.
+    present = [name for name in declared if _probe(name) in text and name in text]
+    if not present:
+        return []
+    present.sort()
+    hits = _scanner(tuple(present)).finditer(text)
     out: list[Block] = []
     pos = 0
     for hit in hits:
