@@ -140,7 +140,24 @@ def test_diagnosed_findings_carry_plain_layer_strings():
 
 # ------------------------------------------------------------------ probes and known-absent marks
 
-_SCAN_ALPHABET = ["<", "[", "◁", "▷", "|", "/", "a", "f", "H", "x", " ", "가", "中", "think", "]", ":"]
+_SCAN_ALPHABET = [
+    "<",
+    "[",
+    "◁",
+    "▷",
+    "|",
+    "/",
+    "a",
+    "f",
+    "H",
+    "x",
+    " ",
+    "가",
+    "中",
+    "think",
+    "]",
+    ":",
+]
 
 
 def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, str]]:
