@@ -19,7 +19,10 @@ And, from real reports, with or without declared tools:
   sitting between special tokens that no call markup row claims;
 - ``tool_code``: a fence tagged ``tool_code`` (or another tool word) calling an API object's
   method, parsed with ``ast`` (never evaluated); the method name is the tool;
-- ``bracket_prose``: ``[tool_call: search for "…"]``, ``[Calling get_weather with {…}]``;
+- ``bracket_prose``: ``[tool_call: search for "…"]``, ``[Calling get_weather with {…}]``,
+  ``[invoke NAME for "…"]``, ``[Using tool NAME to look up "…"]``, ``[tool: NAME k=v]`` (the
+  weaker call words "invoke", "use tool" and "tool:" need a function-like or declared name
+  and arguments: stage directions and inventories use them too);
 - ``whole_object``: with no declared tools, a reply that is only ``{"name": verb_noun,
   "arguments": {…}}`` (gateways drop ``tools`` from the log), unless the prompt asks for
   JSON. Lower confidence than with tools.
@@ -37,7 +40,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from leakline.detectors.text import LiteralScanner, decode_at, loads, outside_code
+from leakline.detectors.generic import ANGLE, BRACKET
+from leakline.detectors.text import LiteralScanner, decode_at, loads, outside_code, probe
 from leakline.detectors.tool_markup import Call, balanced_end, calls_from_value, pythonic_calls
 
 # (start, end, syntax, token, calls, confidence)
@@ -56,9 +60,21 @@ def _scanner(names: tuple[str, ...]) -> LiteralScanner:
     return LiteralScanner(names)
 
 
+@lru_cache(maxsize=1024)
+def _probe(name: str) -> str:
+    return probe(name)
+
+
 def declared_blocks(text: str, declared: dict[str, Any], prompt: str) -> list[Block]:
     """Frames around the declared names in ``text``."""
-    hits = _scanner(tuple(declared)).finditer(text)
+    # Most texts hold none of the names: a rare character of each, then the name, is all
+    # they cost. A scanner is built (cached) only for the names present: tool sets vary
+    # per request, and a cache keyed by every set would keep rebuilding scanners.
+    present = [name for name in declared if _probe(name) in text and name in text]
+    if not present:
+        return []
+    present.sort()
+    hits = _scanner(tuple(present)).finditer(text)
     out: list[Block] = []
     pos = 0
     for hit in hits:
@@ -383,6 +399,7 @@ _MARKERS = tuple(
     )
     for opener in ("<<", "[[")
 )
+_MARKER_BITS = (ANGLE, BRACKET)
 
 
 def _marker_frame(text: str, start: int, name_end: int, name: str) -> Block | None:
@@ -418,11 +435,13 @@ _MARKER_CLOSE = re.compile(
 )
 
 
-def marker_blocks(text: str) -> list[Block]:
-    """Call markers with a function-like name and JSON arguments, tools declared or not."""
+def marker_blocks(text: str, marks: int) -> list[Block]:
+    """Call markers with a function-like name and JSON arguments, tools declared or not.
+    ``marks``: ``generic.marks(text)`` (a two-character ``in`` is skipped when its first
+    character is known absent)."""
     out: list[Block] = []
-    for opener, pattern in zip(("<<", "[["), _MARKERS, strict=True):
-        if opener not in text:
+    for opener, bit, pattern in zip(("<<", "[["), _MARKER_BITS, _MARKERS, strict=True):
+        if not marks & bit or opener not in text:
             continue
         for found in pattern.finditer(text):
             if not function_like(found["name"]):
@@ -523,13 +542,29 @@ def code_calls(source: str) -> list[Call]:
 # --------------------------------------------------------------------------- bracketed prose
 
 _BRACKET_CALL = re.compile(
-    r"\[[ \t]*(?P<head>tool[_ ]?call|function[_ ]?call|calling|call(?:ing)? tool|invoking|"
-    r"using tool|调用|呼叫|호출)[ \t]*[:：]?[ \t]*(?P<name>[A-Za-z_][\w.\-]{0,127})"
-    r"(?P<rest>[^\[\]\n]{0,400})\]",
+    r"\[[ \t]*(?P<head>tool[_ ]?call|function[_ ]?call|calling|call(?:ing)? tool|invok(?:e|ing)|"
+    r"us(?:e|ing) tool|tool(?=[ \t]*[:：])|调用|呼叫|호출)[ \t]*[:：]?[ \t]*"
+    r"(?P<name>[A-Za-z_][\w.\-]{0,127})(?P<rest>[^\[\]\n]{0,400})\]",
     re.IGNORECASE,
 )
+# heads a stage direction or an inventory can open with ("[Invoke the spirits]",
+# "[tool: hammer]"): the name must read as a function (or be declared) and carry arguments
+_WEAK_HEADS = frozenset({"invoke", "use tool", "tool"})
 _WITH = re.compile(r"^[ \t]*(?:with|for|using|on|:|：)?[ \t]*", re.IGNORECASE)
 _QUOTED = re.compile(r"^[\"“'«「](?P<q>[^\"”'»」]{1,300})[\"”'»」][ \t.]*$")
+# a few plain words before the quoted argument: "to look up \"P3\"", "to get the fare for \"…\""
+_WORDS_QUOTED = re.compile(
+    r"^(?:[A-Za-z]+[ \t]+){1,5}[\"“'«「](?P<q>[^\"”'»」]{1,300})[\"”'»」][ \t.]*$"
+)
+# unquoted keyword arguments: "route=Mokpo-Jeju", "floor=4, wing=B"
+_PAIR = r"[A-Za-z_]\w{0,63}=(?:\"[^\"\n]{0,200}\"|[^\s,\"=]{1,200})"
+_PAIRS = re.compile(
+    r"^" + _PAIR + r"(?:[ \t]*,?[ \t]+" + _PAIR + r"|[ \t]*,[ \t]*" + _PAIR + r")*$"
+)
+_PAIR_ITEM = re.compile(
+    r"(?P<key>[A-Za-z_]\w{0,63})=(?:\"(?P<quoted>[^\"\n]*)\"|(?P<raw>[^\s,\"=]+))"
+)
+_SCALAR = re.compile(r"-?(?:0|[1-9][0-9]{0,15})(?:\.[0-9]+)?|true|false|null")
 
 
 def bracket_blocks(text: str, declared: dict[str, Any]) -> list[Block]:
@@ -541,13 +576,14 @@ def bracket_blocks(text: str, declared: dict[str, Any]) -> list[Block]:
         if text[end : end + 1] == "(":
             continue  # a Markdown link
         name = found["name"]
-        explicit = (
+        weak = found["head"].lower() in _WEAK_HEADS
+        explicit = not weak and (
             "_" in found["head"] or ":" in found.group()[: found.start("name") - found.start()]
         )
         if name not in declared and not function_like(name) and not explicit:
             continue
         args = _prose_args(found["rest"])
-        if args is None or not outside_code(text, found.start(), end):
+        if args is None or (weak and not args) or not outside_code(text, found.start(), end):
             continue
         out.append(
             (
@@ -575,7 +611,22 @@ def _prose_args(rest: str) -> dict[str, Any] | None:
     calls = pythonic_calls("f(" + body + ")") if "=" in body else None
     if calls:
         return calls[0]["arguments"]
-    return {"input": body} if body[:1] in "\"“'«「" else None
+    if body[:1] in "\"“'«「":
+        return {"input": body}
+    worded = _WORDS_QUOTED.match(body)
+    if worded is not None:
+        return {"input": worded["q"]}
+    if "=" in body and _PAIRS.match(body) is not None:
+        return {m["key"]: _pair_value(m) for m in _PAIR_ITEM.finditer(body)}
+    return None
+
+
+def _pair_value(found: re.Match[str]) -> Any:
+    quoted = found["quoted"]
+    if quoted is not None:
+        return quoted
+    raw = found["raw"]
+    return loads(raw) if _SCALAR.fullmatch(raw) is not None else raw
 
 
 # --------------------------------------------------------------------------- whole reply

@@ -50,6 +50,7 @@ MYPY_CONFIG = str(PACKAGE_DIR / "mypy-native.ini")
 # the decoding; memo.remember runs on misses only).
 MODULES: tuple[str, ...] = (
     "leakline/detectors/base.py",
+    "leakline/detectors/call_frames.py",
     "leakline/detectors/common.py",
     "leakline/detectors/diagnosis.py",
     "leakline/detectors/exchange.py",

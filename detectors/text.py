@@ -248,7 +248,10 @@ class LiteralScanner:
 
     ``in`` runs at memchr speed for one character but costs a few times more for a
     longer prefix ("Here is my ", "[TOOL_CALLS]"), so such a prefix is first probed
-    by one of its characters that prose rarely contains (see ``probe``).
+    by one of its characters that prose rarely contains (see ``probe``), and, when the
+    prefix is short (the costliest ``in``), by a second such character that every
+    literal of the group holds ("Here is my response:" and "Here are my reasoning
+    steps:" both end in ":").
     """
 
     __slots__ = ("_groups",)
@@ -266,13 +269,14 @@ class LiteralScanner:
             prefix = prefix.rstrip(" ") or prefix
             # a one-character prefix is its own probe: "" (always true) skips the second scan
             prefix = "" if prefix == rare else prefix
-            groups.append((first, rare, prefix, re.compile(trie_regex(members))))
-        self._groups: tuple[tuple[str, str, str, re.Pattern[str]], ...] = tuple(groups)
+            second = _shared_probe(members, rare) if 1 < len(prefix) < _SHORT_NEEDLE else ""
+            groups.append((first, rare, second, prefix, re.compile(trie_regex(members))))
+        self._groups: tuple[tuple[str, str, str, str, re.Pattern[str]], ...] = tuple(groups)
 
     def search(self, text: str) -> bool:
         return any(
-            rare in text and prefix in text and pattern.search(text) is not None
-            for _, rare, prefix, pattern in self._groups
+            rare in text and second in text and prefix in text and pattern.search(text) is not None
+            for _, rare, second, prefix, pattern in self._groups
         )
 
     def finditer(self, text: str, absent: str = "") -> list[Hit]:
@@ -283,10 +287,10 @@ class LiteralScanner:
         hits: list[Hit] = []
         groups = 0
         new = tuple.__new__  # Hit(...) goes through a Python-level __new__: ~2x slower
-        for first, rare, prefix, pattern in self._groups:
+        for first, rare, second, prefix, pattern in self._groups:
             if absent and first in absent:
                 continue
-            if rare in text and prefix in text:
+            if rare in text and second in text and prefix in text:
                 groups += 1
                 hits.extend(
                     new(Hit, (m.start(), m.end(), m.group())) for m in pattern.finditer(text)
@@ -301,6 +305,21 @@ class LiteralScanner:
                 last_end = hit.end
                 kept.append(hit)
         return kept
+
+
+# Needles shorter than this cost several one-character probes each (``in`` skips ahead by
+# about the needle's length); longer ones are cheap enough without a second probe.
+_SHORT_NEEDLE = 8
+
+
+def _shared_probe(members: Iterable[str], rare: str) -> str:
+    """A character other than ``rare`` that every member holds and prose rarely contains
+    (not a lower-case letter or a space); "" (always found) when there is none."""
+    ordered = sorted(members)
+    shared = set(ordered[0]).intersection(*ordered[1:])
+    return next(
+        (c for c in ordered[0] if c in shared and c != rare and c not in _COMMON_IN_PROSE), ""
+    )
 
 
 _COMMON_IN_PROSE = frozenset("abcdefghijklmnopqrstuvwxyz ")

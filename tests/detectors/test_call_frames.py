@@ -259,6 +259,47 @@ REPORT_CLASSES = [
         "token_segment",
         id="ko_name_line_args_between_tokens",
     ),
+    # bracketed prose: more call words, words before a quoted argument, bare key=value
+    pytest.param(
+        '[invoke get_weather for "Paris"]',
+        {},
+        "get_weather",
+        {"input": "Paris"},
+        "bracket_prose",
+        id="bracket_invoke_for",
+    ),
+    pytest.param(
+        'One moment.\n[Using tool search_docs to find "refund policy"]',
+        {},
+        "search_docs",
+        {"input": "refund policy"},
+        "bracket_prose",
+        id="bracket_using_tool_to_find",
+    ),
+    pytest.param(
+        "[tool: get_weather city=Paris days=3]",
+        {},
+        "get_weather",
+        {"city": "Paris", "days": 3},
+        "bracket_prose",
+        id="bracket_tool_colon_pairs",
+    ),
+    pytest.param(
+        "[Calling book_table with party=4, area=terrace]",
+        {},
+        "book_table",
+        {"party": 4, "area": "terrace"},
+        "bracket_prose",
+        id="bracket_calling_unquoted_pairs",
+    ),
+    pytest.param(
+        '찾아볼게요. [invoke search_docs for "환불 정책"]',
+        {},
+        "search_docs",
+        {"input": "환불 정책"},
+        "bracket_prose",
+        id="ko_bracket_invoke",
+    ),
 ]
 
 
@@ -389,6 +430,24 @@ NEGATIVES = [
     pytest.param("Put the call in the [tool_call: <name>] slot.", False, id="bracket_placeholder"),
     pytest.param("[호출 안내] 내일부터 상담 시간이 바뀝니다.", False, id="ko_bracket_notice"),
     pytest.param("[调用说明] 本接口每天限流一千次。", False, id="zh_bracket_notice"),
+    pytest.param(
+        'See [invoke get_weather for "Paris"](https://docs.example.com/invoke).',
+        True,
+        id="md_link_invoke",
+    ),
+    pytest.param("As the report notes [1], the figures vary [sic].", False, id="citation_sic"),
+    pytest.param("Dear [YOUR NAME],\n\nThanks for [COMPANY]'s order.", False, id="placeholders"),
+    pytest.param("- [ ] use tool get_weather before the trip\n- [x] pack", True, id="checkboxes"),
+    pytest.param("Inventory: [tool: hammer] [weapon: sword]", False, id="inventory_tool_colon"),
+    pytest.param(
+        "Tools: [tool: get_weather] and [tool: search_docs].", True, id="tool_list_no_args"
+    ),
+    pytest.param(
+        'SHAMAN: [Invoke the spirits for "rain"] Come, clouds!\n[Using tools, she pries it open.]',
+        False,
+        id="stage_directions",
+    ),
+    pytest.param('[Use tool settings to turn on "dark mode"]', False, id="ui_instruction"),
     # bare call object without tools
     pytest.param('{"name": "Bob", "arguments": {"age": 3}}', False, id="json_person"),
     pytest.param('{"name": "Paris", "arguments": {"pro": "food"}}', False, id="json_city"),

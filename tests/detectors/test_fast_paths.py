@@ -140,7 +140,24 @@ def test_diagnosed_findings_carry_plain_layer_strings():
 
 # ------------------------------------------------------------------ probes and known-absent marks
 
-_SCAN_ALPHABET = ["<", "[", "◁", "▷", "|", "/", "a", "f", "H", "x", " ", "가", "中", "think", "]"]
+_SCAN_ALPHABET = [
+    "<",
+    "[",
+    "◁",
+    "▷",
+    "|",
+    "/",
+    "a",
+    "f",
+    "H",
+    "x",
+    " ",
+    "가",
+    "中",
+    "think",
+    "]",
+    ":",
+]
 
 
 def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, str]]:
@@ -169,13 +186,14 @@ def _plain_hits(literals: tuple[str, ...], text: str) -> list[tuple[int, int, st
 
 @settings(max_examples=300)
 @given(
-    st.lists(st.text(alphabet=list("<[◁▷|/afHx 가think]"), min_size=1, max_size=6), min_size=1),
+    st.lists(st.text(alphabet=list("<[◁▷|/afHx 가think]:"), min_size=1, max_size=6), min_size=1),
     st.lists(st.sampled_from(_SCAN_ALPHABET)).map("".join),
 )
 def test_probed_scanner_equals_a_plain_scan(literals, text):
     """Every probe is a character of its literal (a rare lower-case letter when the literal
-    is all lower case), and skipping groups by probe, by a one-character prefix's single
-    check, or by the characters ``generic.marks`` says are absent changes no hit."""
+    is all lower case), and skipping groups by probe, by a second probe every literal of a
+    group holds, by a one-character prefix's single check, or by the characters
+    ``generic.marks`` says are absent changes no hit."""
     from leakline.detectors import generic
 
     literals = tuple(dict.fromkeys(literals))
@@ -207,3 +225,15 @@ def test_probed_bare_cues_equal_the_plain_membership_checks(text):
     plain = {cue for m in active_table().markups if m.bare for cue in m.cues if cue in text}
     probed = {cue or rare for rare, cue in markups.bare_cues if rare in text and cue in text}
     assert probed == plain
+
+
+def test_second_probe_is_a_character_every_literal_of_the_group_holds():
+    literals = ["Here is my response:", "Here are my steps:"]
+    scanner = LiteralScanner(literals)
+    ((_, rare, second, prefix, _),) = scanner._groups
+    assert (rare, second, prefix) == ("H", ":", "Here")
+    assert all(second in literal for literal in literals)
+    assert [h.literal for h in scanner.finditer("x Here are my steps: y")] == [literals[1]]
+    assert scanner.finditer("Here are my steps, no colon") == []
+    # a long prefix is cheap to search: no second probe
+    assert LiteralScanner(["<|channel|>x:", "<|channel|>y:"])._groups[0][2] == ""
