@@ -345,6 +345,11 @@ def _text(value: Any, limit: int = 120) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
+def _of(value: Any, kind: type, default: Any) -> Any:
+    """``value`` when it is a ``kind``, else ``default``: the files may be odd."""
+    return value if isinstance(value, kind) else default
+
+
 def markers_view(items: list[dict[str, Any]]) -> dict[str, Any]:
     """The "new markers seen" card: open suggestions (not accepted yet), newest first, with
     only the fields it shows. A suggestion is never a label: the card says what to run."""
@@ -352,14 +357,14 @@ def markers_view(items: list[dict[str, Any]]) -> dict[str, Any]:
     open_.sort(key=lambda s: str(s.get("first_seen") or ""), reverse=True)
     out = []
     for s in open_[:MAX_MARKERS]:
-        group = s.get("group") if isinstance(s.get("group"), dict) else {}
-        examples = s.get("examples") if isinstance(s.get("examples"), list) else []
+        group: dict[str, Any] = _of(s.get("group"), dict, {})
+        examples: list[Any] = _of(s.get("examples"), list, [])
         out.append(
             {
                 "id": _text(s.get("id"), 40),
-                "shape": [_text(x) for x in (s.get("shape") or [])[:2]],
+                "shape": [_text(x) for x in _of(s.get("shape"), list, [])[:2]],
                 "kind": _text(s.get("kind"), 10),
-                "where": [_text(x, 10) for x in (s.get("where") or [])[:4]],
+                "where": [_text(x, 10) for x in _of(s.get("where"), list, [])[:4]],
                 "group": {k: _text(group.get(k)) for k in _MARKER_GROUP},
                 "count": s.get("count") if isinstance(s.get("count"), int) else 0,
                 "events": s.get("events") if isinstance(s.get("events"), int) else 0,
