@@ -18,7 +18,10 @@ families, en/ko/zh, streamed and not, three APIs, 5 % leaks, answers of 0.5-8 KB
               queryable;
 - query:      per-version leak rates and a per-label hourly time series over a
               synthetic store of 10M rows (quick: 300k);
-- rss:        a worker's VmRSS over a long stream; growth from after warm-up to the end.
+- rss:        a worker's VmRSS over a long stream; growth from after warm-up to the end;
+- learner:    the fleet learner's own cost per event (``marker_learner.production_cost``:
+              candidate shapes in the batch child + counting in the main process) against
+              ``orjson.loads`` of the same events, measured apart from the worker's figures.
 
 Machines here are shared and noisy, so throughput is also given as a ratio against a
 baseline from the same run. Nothing is judged: the harness prints and records.
@@ -79,7 +82,7 @@ BATCH = 2000
 # so everything is stored with the first batch and the throughput figures read nonsense
 QUICK_PIPELINE_BATCH = 250
 MAX_EVENT_BYTES = 4 * 1024 * 1024
-SECTIONS = ("detectors", "pipeline", "freshness", "query", "rss")
+SECTIONS = ("detectors", "pipeline", "freshness", "query", "rss", "learner")
 WORKER_ARGS: list[str] = []  # extra `leakline worker` flags (--worker-args)
 FRESHNESS_WORKERS = [1]  # workers (one consumer group) in the freshness run (--freshness-workers)
 
@@ -188,6 +191,19 @@ def bench_detectors(quick: bool) -> dict[str, Any]:
         "detectors_only_events_per_s": result["detectors_only_events_per_s"]["best"],
         "detectors_vs_json_decode": result["ratio_vs_baseline"]["run_detectors"]["best"],
         "detectors_mean_event_bytes": result["mean_event_bytes"],
+    }
+
+
+def bench_learner(quick: bool) -> dict[str, Any]:
+    """The fleet learner's layer alone (issue 29: measured separately from the worker)."""
+    import marker_learner
+
+    count, repeats = (3000, 3) if quick else (20000, 5)
+    result = marker_learner.production_cost(count, seed=11, repeats=repeats)
+    return {
+        "learner_us_per_event": round(result["learner_us"], 2),
+        "learner_decode_us_per_event": round(result["decode_us"], 2),
+        "learner_vs_json_decode": round(result["learner_vs_decode"], 3),
     }
 
 
@@ -575,6 +591,7 @@ TARGETS = {
     "freshness_p99_s": ("≤ 2 s at 2k/s", lambda v: v <= 2),
     "rates_query_10m_s": ("≤ 1 s over 10M", lambda v: v <= 1),
     "rss_growth_pct": ("≤ 10 %", lambda v: v <= 10),
+    "learner_vs_json_decode": ("≤ 0.5x", lambda v: v <= 0.5),
 }
 
 
@@ -708,6 +725,7 @@ def main(argv: list[str] | None = None) -> int:
         "freshness": lambda: bench_freshness(root, args.quick),
         "query": lambda: bench_query(root, args.quick),
         "rss": lambda: bench_rss(root, args.quick, args.rss_events),
+        "learner": lambda: bench_learner(args.quick),
     }
     try:
         for name in chosen:

@@ -19,8 +19,10 @@ events, the way the worker feeds it, and reviewed after each batch. Reported:
 - per leak seed, fleet events from the start of the leak to the suggestion (target:
   <= 2000 on >= 95 % of seeds), and any suggestion that is not the leaked marker;
 - over the clean fleets (target: >= 200k events): every suggestion is a false one;
-- cost: ``marker_shapes.sighting`` + ``MarkerLearner.add`` per event, against
-  ``orjson.loads`` of the same events' JSON, measured in the same run.
+- cost per event: ``marker_shapes.tally`` (what the batch child adds) + ``MarkerLearner``
+  ``add`` / ``review`` (the main process, per batch), against ``orjson.loads`` of the same
+  events, measured in the same run: on ``PRODUCTION_MIX`` (the worker's benchmark traffic;
+  the target is <= 0.5x) and on this benchmark's bracket-dense fleet (the worst case).
 
 Thresholds were tuned on seeds 0-9 (``--seeds 0-9``); the figures in
 ``benchmarks/README.md`` are for seeds 100-139 and clean seeds 100-104.
@@ -28,6 +30,7 @@ Thresholds were tuned on seeds 0-9 (``--seeds 0-9``); the figures in
     .venv/bin/python benchmarks/marker_learner.py                      # report seeds
     .venv/bin/python benchmarks/marker_learner.py --seeds 0-9 --clean-seeds 0-1
     .venv/bin/python benchmarks/marker_learner.py --json out.json
+    .venv/bin/python benchmarks/marker_learner.py --cost-only         # the cost figures alone
 """
 
 from __future__ import annotations
@@ -517,13 +520,7 @@ def events(
 def _batch(items: list[tuple[str, str, str, bool]]) -> BatchMarkers:
     batch: BatchMarkers = {}
     for key, prompt, text, _ in items:
-        entry = batch.get(key)
-        if entry is None:
-            entry = batch[key] = (0, [])
-        seen = ms.sighting(text, prompt)
-        if seen is not None:
-            entry[1].append(seen)
-        batch[key] = (entry[0] + 1, entry[1])
+        ms.tally(batch, key, text, prompt)
     return batch
 
 
@@ -603,17 +600,19 @@ def cost(seed: int, count: int, batch: int) -> dict[str, float]:
         )
         for i, (_, p, t, _) in enumerate(items)
     ]
+
+    def learn() -> None:
+        learner = _learner()
+        for chunk in _chunks(iter(items), batch):
+            learner.add(_batch(chunk))
+            learner.review()
+
+    decode, learned = float("inf"), float("inf")
     gc.disable()
     try:
-        decode = min(_timed(lambda: [orjson.loads(p) for p in payloads]) for _ in range(3))
-        learner = _learner()
-
-        def learn() -> None:
-            for chunk in _chunks(iter(items), batch):
-                learner.add(_batch(chunk))
-                learner.review()
-
-        learned = min(_timed(learn) for _ in range(3))
+        for _ in range(3):  # interleaved: a shared machine's noise hits both alike
+            decode = min(decode, _timed(lambda: [orjson.loads(p) for p in payloads]))
+            learned = min(learned, _timed(learn))
     finally:
         gc.enable()
     return {
@@ -625,10 +624,75 @@ def cost(seed: int, count: int, batch: int) -> dict[str, float]:
     }
 
 
+def production_cost(
+    count: int, seed: int = 11, batch: int = 500, repeats: int = 5
+) -> dict[str, float]:
+    """µs per event on ``PRODUCTION_MIX`` (the traffic the worker benchmarks use): what the
+    batch child adds per event (``marker_shapes.tally``: group key + sighting) plus the
+    main process's ``MarkerLearner.add`` / ``review`` per batch, against ``orjson.loads``
+    of the same encoded events. Best of ``repeats``, old/new interleaved, collector off."""
+    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, simulate
+
+    payloads = [orjson.dumps(s.event) for s in simulate(count, seed=seed, mix=PRODUCTION_MIX)]
+    exchanges = [normalise(orjson.loads(p)) for p in payloads]
+    rows = [
+        (
+            ms.group_key(v.model_name, v.engine_name, v.engine_version, v.template_hash),
+            x.visible_text,
+            x.prompt_text,
+        )
+        for x in exchanges
+        for v in (x.versions,)
+    ]
+
+    def decode() -> None:
+        for p in payloads:
+            orjson.loads(p)
+
+    def learn() -> None:
+        learner = _learner()
+        for start in range(0, count, batch):
+            markers: BatchMarkers = {}
+            for key, visible, prompt in rows[start : start + batch]:
+                ms.tally(markers, key, visible, prompt)
+            learner.add(markers)
+            learner.review()
+
+    decoded, learned = float("inf"), float("inf")
+    gc.disable()
+    try:
+        for _ in range(repeats):  # interleaved: a shared machine's noise hits both alike
+            decoded = min(decoded, _timed(decode))
+            learned = min(learned, _timed(learn))
+    finally:
+        gc.enable()
+    return {
+        "events": count,
+        "decode_us": decoded / count * 1e6,
+        "learner_us": learned / count * 1e6,
+        "learner_vs_decode": learned / decoded,
+        "mean_event_bytes": sum(map(len, payloads)) / count,
+        "with_sighting": sum(1 for _, v, p in rows if ms.sighting(v, p) is not None) / count,
+    }
+
+
+def _costs(events: int, batch: int) -> dict[str, float]:
+    """Both cost figures: the production mix (the target: <= 0.5x a JSON decode) and the
+    benchmark's bracket-dense fleet (the worst case: every answer has brackets)."""
+    production = production_cost(events)
+    fleet = cost(0, events, batch)
+    return {
+        **{f"production_{k}": round(v, 3) for k, v in production.items()},
+        **{f"fleet_{k}": round(v, 3) for k, v in fleet.items()},
+    }
+
+
 def _timed(fn: Any) -> float:
-    start = time.perf_counter()
+    """CPU seconds of ``fn()``: on a shared machine, wall time mostly measures the others."""
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _chunks(it: Iterator[Any], size: int) -> Iterator[list[Any]]:
@@ -660,7 +724,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=100)
     p.add_argument("--cost-events", type=int, default=20_000)
     p.add_argument("--json", metavar="FILE")
+    p.add_argument(
+        "--cost-only", action="store_true", help="only the cost figures (production mix, fleet)"
+    )
     args = p.parse_args(argv)
+    if args.cost_only:
+        print(json.dumps(_costs(args.cost_events, args.batch), indent=2))
+        return 0
     leaks = [leak_run(s, args.warmup, args.after, args.batch) for s in _range(args.seeds)]
     for r in leaks:
         print(
@@ -684,7 +754,6 @@ def main(argv: list[str] | None = None) -> int:
     clean_events = sum(r["events"] for r in cleans) + args.warmup * len(leaks)
     false_clean = sum(len(r["false_suggestions"]) for r in cleans)
     false_leak = sum(len(r["false_suggestions"]) for r in leaks)
-    c = cost(0, args.cost_events, args.batch)
     summary = {
         "leak_seeds": len(leaks),
         "within_2000": within,
@@ -694,7 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         "clean_events": clean_events,
         "false_suggestions_clean_fleets": false_clean,
         "false_suggestions_leak_fleets": false_leak,
-        **{f"cost_{k}": round(v, 3) for k, v in c.items()},
+        **_costs(args.cost_events, args.batch),
     }
     print(json.dumps(summary, indent=2))
     if args.json:

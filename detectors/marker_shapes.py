@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from leakline.detectors.text import CodeMap, code_map, is_quoted
+from leakline.detectors.text import code_map, is_quoted
 
 # a candidate's position, as bits (a shape seen at several places in one text keeps each)
 WHERE_START: Final = 1  # opens the text
@@ -49,7 +49,6 @@ BRACKETS: Final[dict[str, str]] = {
     "⦃": "⦄",
 }
 _OPENERS: Final = "".join(BRACKETS)
-_NON_ASCII_OPENERS: Final = "".join(o for o in BRACKETS if not o.isascii())
 
 # inside: a word that starts with a letter (``[1]``, ``[12:30]`` are not markers) of letters, digits and marker punctuation, up to three more words after
 # single spaces (``[BEGIN FINAL RESPONSE]``); an optional pipe or ``▁`` on each side
@@ -66,9 +65,14 @@ def _token_pattern(open_: str, close: str) -> re.Pattern[str]:
 
 
 _TOKEN: Final[dict[str, re.Pattern[str]]] = {o: _token_pattern(o, c) for o, c in BRACKETS.items()}
-# a line that opens with a bracket glyph (up to three spaces of indent). Starts with a
-# literal, so CPython skips from newline to newline.
-_LINE_OPEN: Final = re.compile("\n[ \t]{0,3}[" + re.escape(_OPENERS) + "]")
+# a literal opening a line (up to three spaces of indent), any bracket family: one regex,
+# so the scan runs in C and Python sees only the lines that open with a literal. It starts
+# with a literal newline, so CPython skips from newline to newline; group 1 is the literal.
+_LINE_TOKEN: Final = re.compile(
+    "\n[ \t]{0,3}("
+    + "|".join(re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in _TOKEN.values())
+    + ")"
+)
 
 # Content, not markers: HTML (and SVG/MathML) element names in angle brackets. Whatever
 # case: ``<DIV>`` is the same element.
@@ -218,28 +222,65 @@ _HTML: Final = frozenset(
 )
 
 
-def _token_at(text: str, pos: int) -> tuple[str, int, str, bool] | None:
-    """The literal starting at ``pos`` (its end, its word, whether it closes), or None."""
+# what a literal is, whatever text it sits in: (word, whether it closes, whether a
+# following ``(``, ``:`` or ``[`` makes it Markdown, its closers); word "" = not a
+# candidate. The same few literals recur in every text of a group, so each is judged once.
+_Judged = tuple[str, bool, bool, tuple[str, ...]]
+_JUDGED: Final[dict[str, _Judged]] = {}
+_JUDGED_MAX: Final = 4096  # cleared when full: a bound, not an LRU
+_REJECTED: Final[_Judged] = ("", False, False, ())
+
+
+def _judge(m: re.Match[str]) -> _Judged:
+    """The literal-only checks of a token match (``_token_at`` adds the context's)."""
+    opened, closed, word = m.group("open"), m.group("close"), m.group("word")
+    if len(opened) != len(closed) or len(word) > MAX_INNER or len(word) < 2:
+        return _REJECTED
+    pipe = m.group("pipe")
+    if opened[0] == "{" and not pipe:
+        return _REJECTED  # ``{name}``: a format field
+    if "://" in word:
+        return _REJECTED  # an autolink
+    literal = m.group()
+    if opened == "<" and not pipe and (word.lower() in _HTML or literal[-2] == "/"):
+        return _REJECTED  # an HTML element, or a self-closing XML/JSX element (``<Route />``)
+    closes = bool(m.group("slash"))
+    return word, closes, opened == "[", () if closes else _closers(literal, word)
+
+
+def _judged(literal: str, m: re.Match[str] | None) -> _Judged:
+    """``_judge`` of ``literal``, remembered (``m``: its match, when the caller has one)."""
+    judged = _JUDGED.get(literal)
+    if judged is None:
+        if m is None:
+            m = _TOKEN[literal[0]].match(literal)
+        judged = _judge(m) if m is not None else _REJECTED
+        if len(_JUDGED) >= _JUDGED_MAX:
+            _JUDGED.clear()
+        _JUDGED[literal] = judged
+    return judged
+
+
+def _token_at(text: str, pos: int) -> tuple[str, int, bool, tuple[str, ...]] | None:
+    """The literal starting at ``pos`` (its end, whether it closes, its closers), or None."""
     pattern = _TOKEN.get(text[pos])
     if pattern is None:
         return None
     m = pattern.match(text, pos)
     if m is None:
         return None
-    opened, closed, word = m.group("open"), m.group("close"), m.group("word")
-    if len(opened) != len(closed) or len(word) > MAX_INNER or len(word) < 2:
+    literal = m.group()
+    return _in_context(text, literal, m.end(), _judged(literal, m))
+
+
+def _in_context(
+    text: str, literal: str, end: int, judged: _Judged
+) -> tuple[str, int, bool, tuple[str, ...]] | None:
+    if not judged[0]:
         return None
-    pipe = m.group("pipe")
-    if opened[0] == "{" and not pipe:
-        return None  # ``{name}``: a format field
-    if "://" in word:
-        return None  # an autolink
-    end = m.end()
-    if opened == "[" and end < len(text) and text[end] in "(:[":
+    if judged[2] and end < len(text) and text[end] in "(:[":
         return None  # Markdown: [text](url), [ref]: url, [text][ref]
-    if opened == "<" and not pipe and (word.lower() in _HTML or text[end - 2] == "/"):
-        return None  # an HTML element, or a self-closing XML/JSX element (``<Route />``)
-    return text[pos:end], end, word, bool(m.group("slash"))
+    return literal, end, judged[1], judged[3]
 
 
 def _closers(literal: str, word: str) -> tuple[str, ...]:
@@ -271,46 +312,86 @@ def _same_case(word: str, like: str) -> str:
     return word
 
 
+# how far the probes look past leading / trailing whitespace before giving up on a text
+_EDGE: Final = 64
+_OPENER_OF: Final[dict[str, str]] = {c: o for o, c in BRACKETS.items()}  # closers are unique
+_PIPED_BRACE: Final = re.compile("\\{\\{?[|｜▁]")
+
+
 def _first_visible(text: str) -> int:
-    i = 0
+    """The first non-whitespace index, or ``len(text)`` when there is none within ``_EDGE``."""
     n = len(text)
-    while i < n and text[i].isspace():
+    i = 0
+    while i < n and i < _EDGE and text[i].isspace():
         i += 1
-    return i
+    return i if i < _EDGE else n
 
 
-def _might_hold(text: str) -> bool:
-    """Cheap probe: any opener glyph at all (ASCII texts need only ``<``, ``[``, ``{``)."""
-    if "<" in text or "[" in text or "{|" in text:
-        return True
-    if text.isascii():
-        return False
-    return any(o in text for o in _NON_ASCII_OPENERS)
+def _last_visible(text: str) -> int:
+    """One past the last non-whitespace character; ``len(text)`` when there is none within
+    ``_EDGE`` (then no literal closes the text), 0 for a text of whitespace."""
+    n = len(text)
+    i = n
+    stop = max(0, n - _EDGE)
+    while i > stop and text[i - 1].isspace():
+        i -= 1
+    return n if i == stop and stop > 0 else i
 
 
 def shapes(text: str) -> list[tuple[str, int, int, int]]:
-    """Candidate marker shapes of ``text``, at most ``MAX_SHAPES``; see the module doc."""
-    if not text or not _might_hold(text):
+    """Candidate marker shapes of ``text``, at most ``MAX_SHAPES``; see the module doc.
+
+    The common text has no bracket where markers sit, so three probes come first and
+    nothing else runs when all three miss: the first visible character, the last one, and
+    one C-level search for a literal opening a line (``_LINE_TOKEN``). No Python loop ever walks the text."""
+    n = len(text)
+    if not n:
         return []
-    starts: list[int] = []
     first = _first_visible(text)
-    if first < len(text) and text[first] in BRACKETS:
-        starts.append(first)
-    for m in _LINE_OPEN.finditer(text):
-        at = m.end() - 1
-        if at != first:
-            starts.append(at)
-        if len(starts) >= 2 * MAX_SHAPES:
-            break
+    last = _last_visible(text)
+    line = _LINE_TOKEN.search(text)
+    head = first < n and text[first] in BRACKETS
+    tail = last >= 2 and text[last - 1] in _OPENER_OF
+    if not head and line is None and not tail:
+        return []
     found: list[tuple[str, int, int, int]] = []
     seen: set[str] = set()
-    cmap = code_map(text)
-    last = len(text.rstrip())  # one copy at most; texts rarely end in whitespace
-    for at in starts:
-        token = _token_at(text, at)
+    if head or line is not None:
+        _add_openers(text, first, last, line, seen, found)
+    if tail and len(found) < MAX_SHAPES:
+        _add_end(text, last, first, seen, found)
+    return found
+
+
+def _add_openers(
+    text: str,
+    first: int,
+    last: int,
+    line: re.Match[str] | None,
+    seen: set[str],
+    found: list[tuple[str, int, int, int]],
+) -> None:
+    """Literals opening the text or a line, each with its closer when one follows (a pair)."""
+    tokens: list[tuple[int, tuple[str, int, bool, tuple[str, ...]] | None]] = []
+    if first < len(text) and text[first] in BRACKETS:
+        tokens.append((first, _token_at(text, first)))
+    if line is not None:
+        for m in _LINE_TOKEN.finditer(text, line.start()):
+            at = m.start(1)
+            if at != first:
+                literal = m.group(1)
+                judged = _JUDGED.get(literal)  # inline: most lines repeat a known literal
+                if judged is None:
+                    judged = _judged(literal, None)
+                token = _in_context(text, literal, m.end(1), judged) if judged[0] else None
+                tokens.append((at, token))
+            if len(tokens) >= 2 * MAX_SHAPES:
+                break
+    cmap = code_map(text)  # cached: the detectors asked for the same text already
+    for at, token in tokens:
         if token is None:
             continue
-        literal, end, word, closes = token
+        literal, end, closes, closers = token
         if (cmap and cmap.covers(at)) or is_quoted(text, at, end):
             continue
         where = WHERE_START if at == first else WHERE_LINE
@@ -318,7 +399,7 @@ def shapes(text: str) -> list[tuple[str, int, int, int]]:
             where = WHERE_END if at != first else where
         shape = literal
         if not closes:
-            for closer in _closers(literal, word):
+            for closer in closers:
                 close_at = text.find(closer, end)
                 if close_at >= 0:
                     shape = literal + PAIR_SEP + closer
@@ -330,41 +411,38 @@ def shapes(text: str) -> list[tuple[str, int, int, int]]:
         seen.add(shape)
         found.append((shape, where, at, end))
         if len(found) >= MAX_SHAPES:
-            return found
-    _add_end(text, last, cmap, first, seen, found)
-    return found
+            return
 
 
 def _add_end(
     text: str,
     last: int,
-    cmap: CodeMap,
     first: int,
     seen: set[str],
     found: list[tuple[str, int, int, int]],
 ) -> None:
     """A literal that closes the text (glued to it or on its own line)."""
-    if last < 2 or len(found) >= MAX_SHAPES:
+    open_ = _OPENER_OF.get(text[last - 1])
+    if open_ is None:
         return
-    close_glyph = text[last - 1]
-    for open_, close in BRACKETS.items():
-        if close != close_glyph:
-            continue
-        at = text.rfind(open_, max(0, last - MAX_INNER - 8), last - 1)
-        while at > 0 and text[at - 1] == open_:
-            at -= 1  # a doubled opener: start at its first glyph
-        if at < 0 or at == first:
-            return
-        token = _token_at(text, at)
-        if token is None or token[1] != last:
-            return
-        literal = token[0]
-        if literal in seen or is_quoted(text, at, last):
-            return
-        if cmap and cmap.covers(at):
-            return
-        found.append((literal, WHERE_END, at, last))
+    lo = max(0, last - MAX_INNER - 8)
+    if open_ == "{" and _PIPED_BRACE.search(text, lo, last) is None:
+        return  # JSON ends in ``}`` all the time; a brace literal needs a pipe
+    at = text.rfind(open_, lo, last - 1)
+    while at > 0 and text[at - 1] == open_:
+        at -= 1  # a doubled opener: start at its first glyph
+    if at < 0 or at == first:
         return
+    token = _token_at(text, at)
+    if token is None or token[1] != last:
+        return
+    literal = token[0]
+    if literal in seen or is_quoted(text, at, last):
+        return
+    cmap = code_map(text)
+    if cmap and cmap.covers(at):
+        return
+    found.append((literal, WHERE_END, at, last))
 
 
 # --------------------------------------------------------------------------- per exchange
@@ -399,8 +477,11 @@ def _in_prompt(shape: str, prompt: str) -> bool:
 def sighting(visible_text: str, prompt_text: str) -> Sighting | None:
     """The candidates of one exchange's visible text and prompt, or None when neither has any."""
     found = shapes(visible_text)
+    asked = shapes(prompt_text) if prompt_text else found[:0]
+    if not found and not asked:  # the common case: nothing more to build
+        return None
     response = tuple((s, w) for s, w, _, _ in found if not _in_prompt(s, prompt_text))
-    prompt = tuple(s for s, _, _, _ in shapes(prompt_text)) if prompt_text else ()
+    prompt = tuple(s for s, _, _, _ in asked)
     if not response and not prompt:
         return None
     example = ""
@@ -409,3 +490,19 @@ def sighting(visible_text: str, prompt_text: str) -> Sighting | None:
             example = visible_text[max(0, start - _EXAMPLE_BEFORE) : end + _EXAMPLE_AFTER]
             break
     return response, prompt, example
+
+
+# per version group: (events, their sightings), what a batch hands the learner
+Tally = dict[str, tuple[int, list[Sighting]]]
+
+
+def tally(markers: Tally, key: str, visible_text: str, prompt_text: str) -> None:
+    """Count one event for its group ``key``, with its sighting when it has one."""
+    entry = markers.get(key)
+    found = sighting(visible_text, prompt_text)
+    if entry is None:
+        markers[key] = (1, [found] if found is not None else [])
+        return
+    if found is not None:
+        entry[1].append(found)
+    markers[key] = (entry[0] + 1, entry[1])

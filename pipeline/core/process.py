@@ -17,7 +17,7 @@ import orjson
 
 from leakline.detectors import Detector, Exchange, Verdict, run_detectors
 from leakline.detectors.classifier import OpeningClassifier, classify
-from leakline.detectors.marker_shapes import group_key, sighting
+from leakline.detectors.marker_shapes import group_key, tally
 from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
 from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
 from leakline.pipeline.core.gc_pause import paused_gc
@@ -138,16 +138,14 @@ def _held(event: dict[str, Any]) -> dict[str, Any]:
 def _sight(result: BatchResult, exchange: Exchange) -> None:
     """Count the event for its version group, with its candidate shapes when it has some."""
     v = exchange.versions
-    key = group_key(v.model_name, v.engine_name, v.engine_version, v.template_hash)
     if result.markers is None:
         result.markers = {}
-    entry = result.markers.get(key)
-    if entry is None:
-        entry = result.markers[key] = (0, [])
-    found = sighting(exchange.visible_text, exchange.prompt_text)
-    if found is not None:
-        entry[1].append(found)
-    result.markers[key] = (entry[0] + 1, entry[1])
+    tally(
+        result.markers,
+        group_key(v.model_name, v.engine_name, v.engine_version, v.template_hash),
+        exchange.visible_text,
+        exchange.prompt_text,
+    )
 
 
 @paused_gc()  # the batch's objects live until it is done: see pipeline/core/gc_pause.py

@@ -123,6 +123,8 @@ class WorkerMetrics:
             ("kind",),
             registry=r,
         )
+        for kind in ("token", "pair"):  # 0 from the start: the panel shows 0, not "no data"
+            self.marker_suggestions.labels(kind).set(0)
         self.model_version: str | None = None
         self.model_known = False  # observe_model was called (before: no info series)
         self.model_reload_failures_seen = 0

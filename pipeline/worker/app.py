@@ -138,6 +138,7 @@ def build_app(
 
     live: LiveState | None = None
     if settings.web_enabled:
+        from leakline.pipeline.core import marker_suggestions
         from leakline.pipeline.ingest.http import mount_on_worker
         from leakline.pipeline.live.web import allowed_hosts, attach
         from leakline.pipeline.live.web.wiring import install_live
@@ -150,6 +151,8 @@ def build_app(
             metrics,
             history=functools.partial(history_rows, settings.data_dir),
             find_event=functools.partial(find_event, settings.data_dir),
+            # the "new markers seen" card: every worker's suggestions in the data directory
+            suggestions=functools.partial(marker_suggestions.read_all, settings.data_dir),
         )
         hosts = allowed_hosts(settings.web_host, settings.web_allowed_hosts)
         attach(app, live, settings.web_token, hosts)

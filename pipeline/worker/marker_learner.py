@@ -35,7 +35,7 @@ import hashlib
 import logging
 import math
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -70,6 +70,24 @@ class MisraGries:
         else:  # full: every count (and the newcomer) loses one; amortised O(1) per add
             self.dropped += 1
             self.counts = {k: v - 1 for k, v in counts.items() if v > 1}
+
+    def update(self, items: Iterable[tuple[str, int]]) -> None:
+        """Weighted adds (a batch's counts per shape): the same bound as ``add`` one by one.
+        When full, every count and the newcomer lose the smaller of the newcomer's weight
+        and the smallest count; what is left of the newcomer takes the freed slot."""
+        for key, weight in items:
+            counts = self.counts
+            n = counts.get(key)
+            if n is not None:
+                counts[key] = n + weight
+            elif len(counts) < self.capacity:
+                counts[key] = weight
+            else:
+                cut = min(weight, min(counts.values()))
+                self.dropped += cut
+                counts = self.counts = {k: v - cut for k, v in counts.items() if v > cut}
+                if weight > cut:
+                    counts[key] = weight - cut
 
     def lower(self, key: str) -> int:
         return self.counts.get(key, 0)
@@ -250,7 +268,8 @@ class MarkerLearner:
         return model
 
     def add(self, batch: BatchMarkers) -> None:
-        """One batch's events and sightings, per group."""
+        """One batch's events and sightings, per group: counted in bulk, one ``Counter``
+        per group and batch, then one weighted update per distinct shape and table."""
         now = ""
         for key, (events, sightings) in batch.items():
             group = self.groups.get(key)
@@ -265,23 +284,33 @@ class MarkerLearner:
             current.events += events
             model.events += events
             self.totals[0] += events
-            everyone = self.everyone[0]
-            touched = self.touched.setdefault(key, set())
-            for response, prompt, example in sightings:
-                for shape, where in response:
-                    touched.add(shape)
-                    current.responses.add(shape)
-                    model.responses.add(shape)
-                    everyone.add(shape)
-                    group.where[shape] = group.where.get(shape, 0) | where
-                    if shape not in group.first_seen:
-                        now = now or self._clock().isoformat()
-                        group.first_seen[shape] = now
-                    kept = group.examples.setdefault(shape, [])
-                    if len(kept) < 3 and example and example not in kept:
+            if not sightings:
+                continue
+            seen = [pair for response, _, _ in sightings for pair in response]
+            counted = Counter([shape for shape, _ in seen])
+            items = counted.items()
+            current.responses.update(items)
+            model.responses.update(items)
+            self.everyone[0].update(items)
+            asked = Counter([shape for _, prompt, _ in sightings for shape in prompt])
+            if asked:
+                model.prompts.update(asked.items())
+            self.touched.setdefault(key, set()).update(counted)
+            where = group.where
+            for shape, bits in seen:
+                where[shape] = where.get(shape, 0) | bits
+            for shape in counted:
+                if shape not in group.first_seen:
+                    now = now or self._clock().isoformat()
+                    group.first_seen[shape] = now
+            examples = group.examples
+            for response, _, example in sightings:
+                if not example:
+                    continue
+                for shape, _ in response:
+                    kept = examples.setdefault(shape, [])
+                    if len(kept) < 3 and example not in kept:
                         kept.append(example)
-                for shape in prompt:
-                    model.prompts.add(shape)
         if self.totals[0] >= self.window:
             self._rotate()
 

@@ -23,6 +23,8 @@ KEYS = (
     "freshness_p99_s",
     "rates_query_10m_s",
     "rss_growth_pct",
+    "learner_us_per_event",
+    "learner_vs_json_decode",
 )
 
 

@@ -202,3 +202,22 @@ def test_benchmark_seeds_fast() -> None:
     assert all(not r["false_suggestions"] for r in runs)
     clean = bench.clean_run(100, 20_000, 100)
     assert clean["false_suggestions"] == []
+
+
+def test_misra_gries_weighted_updates_keep_the_bounds() -> None:
+    """``update`` with a batch's counts keeps ``lower <= true <= upper`` like ``add``."""
+    rng = random.Random(2)
+    table = MisraGries(8)
+    truth: dict[str, int] = {}
+    for _ in range(300):
+        batch: dict[str, int] = {}
+        for _ in range(rng.randint(1, 30)):
+            key = f"k{min(int(rng.expovariate(0.25)), 60)}"
+            batch[key] = batch.get(key, 0) + 1
+            truth[key] = truth.get(key, 0) + 1
+        table.update(batch.items())
+        assert len(table.counts) <= 8
+    for key, n in truth.items():
+        assert table.lower(key) <= n <= table.upper(key)
+    assert table.lower("k0") > 0
+    assert table.dropped <= sum(truth.values()) / 9  # Misra-Gries: at most N / (k + 1)

@@ -43,6 +43,9 @@ def _shapes(text: str) -> list[tuple[str, int]]:
         pytest.param("Intro line.\n⟨|bot|⟩ hello there", "⟨|bot|⟩", ms.WHERE_LINE, id="line"),
         pytest.param("{|sep|} hello", "{|sep|}", ms.WHERE_START, id="brace_pipes"),
         pytest.param("〈assistant〉\nHi.", "〈assistant〉", ms.WHERE_START, id="cjk_angle"),
+        pytest.param("The answer.\n{|end_x|}", "{|end_x|}", ms.WHERE_END, id="brace_end"),
+        pytest.param("Intro.\n  {|sep|} hello", "{|sep|}", ms.WHERE_LINE, id="brace_line"),
+        pytest.param("  \n<<plan>>x<</plan>>42\n\n", "<<plan>>\t<</plan>>", 9, id="padded"),
     ],
 )
 def test_marker_positions(text: str, shape: str, where: int) -> None:
@@ -64,6 +67,9 @@ def test_marker_positions(text: str, shape: str, where: int) -> None:
         pytest.param("<Route />\n<App/>\nok", id="self_closing"),
         pytest.param("{name} and {value}", id="format_fields"),
         pytest.param("⟨ψ|φ⟩ = 1 and ⟨x, y⟩", id="bra_ket"),
+        pytest.param('{"a": {"b": [1, 2]}}', id="json_answer"),
+        pytest.param('Here:\n{\n  "a": 1\n}', id="json_block"),
+        pytest.param("Done.<eot_x>" + " " * 200, id="end_beyond_the_edge_window"),
     ],
 )
 def test_content_is_not_a_candidate(text: str) -> None:

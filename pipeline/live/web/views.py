@@ -73,6 +73,9 @@ class LiveState:
     # (since, until, bucket seconds, basis) -> rows of counts; event_id -> stored row
     history: Callable[[float, float, int, str], list[dict[str, Any]]] | None = None
     find_event: Callable[[str], dict[str, Any] | None] | None = None
+    # the fleet learner's suggestions (``pipeline.core.marker_suggestions.read_all``: every
+    # worker's file in the data directory, with its status), None without a learner
+    suggestions: Callable[[], list[dict[str, Any]]] | None = None
 
 
 def _static(name: str) -> str:
@@ -330,6 +333,53 @@ def event_view(row: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+MAX_MARKERS = 50  # suggestions the card lists (the newest open ones)
+MARKERS_TTL_S = 5.0  # the suggestion files are read at most this often
+_MARKER_TEXT = 200  # characters of an example the card shows
+_MARKER_GROUP = ("model", "engine", "engine_version", "template_hash")
+
+
+def _text(value: Any, limit: int = 120) -> str:
+    """A string field of a suggestion for the browser: str, bounded (the page shows it as
+    text; the files are the worker's, but their shapes and examples are event data)."""
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _of(value: Any, kind: type, default: Any) -> Any:
+    """``value`` when it is a ``kind``, else ``default``: the files may be odd."""
+    return value if isinstance(value, kind) else default
+
+
+def markers_view(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The "new markers seen" card: open suggestions (not accepted yet), newest first, with
+    only the fields it shows. A suggestion is never a label: the card says what to run."""
+    open_ = [s for s in items if s.get("status") != "accepted"]
+    open_.sort(key=lambda s: str(s.get("first_seen") or ""), reverse=True)
+    out = []
+    for s in open_[:MAX_MARKERS]:
+        group: dict[str, Any] = _of(s.get("group"), dict, {})
+        examples: list[Any] = _of(s.get("examples"), list, [])
+        out.append(
+            {
+                "id": _text(s.get("id"), 40),
+                "shape": [_text(x) for x in _of(s.get("shape"), list, [])[:2]],
+                "kind": _text(s.get("kind"), 10),
+                "where": [_text(x, 10) for x in _of(s.get("where"), list, [])[:4]],
+                "group": {k: _text(group.get(k)) for k in _MARKER_GROUP},
+                "count": s.get("count") if isinstance(s.get("count"), int) else 0,
+                "events": s.get("events") if isinstance(s.get("events"), int) else 0,
+                "first_seen": _text(s.get("first_seen"), 40),
+                "example": _text(examples[0], _MARKER_TEXT) if examples else "",
+            }
+        )
+    return {
+        "suggestions": out,
+        "open": len(open_),
+        "accepted": len(items) - len(open_),
+        "enabled": True,
+    }
+
+
 def install(app: web.Application, state: LiveState) -> None:
     """Add the dashboard routes to the (not yet started) aiohttp application."""
 
@@ -391,6 +441,25 @@ def install(app: web.Application, state: LiveState) -> None:
         return web.json_response(
             cached("series", request, lambda: time_series(state, request, history))
         )
+
+    markers_cache: list[tuple[float, dict[str, Any]]] = []
+
+    async def api_markers(request: web.Request) -> web.StreamResponse:
+        if state.suggestions is None:
+            return web.json_response(
+                {"suggestions": [], "open": 0, "accepted": 0, "enabled": False}
+            )
+        if markers_cache and time.monotonic() - markers_cache[0][0] < MARKERS_TTL_S:
+            return web.json_response(markers_cache[0][1])
+        try:
+            items = await asyncio.to_thread(state.suggestions)
+        except Exception as exc:  # an unreadable data directory: say so, keep serving
+            return web.json_response(
+                {"error": f"the suggestions are unavailable: {exc}"}, status=503
+            )
+        view = markers_view(items)
+        markers_cache[:] = [(time.monotonic(), view)]
+        return web.json_response(view)
 
     async def api_event(request: web.Request) -> web.StreamResponse:
         event_id = request.query.get("id", "").strip()
@@ -470,6 +539,7 @@ def install(app: web.Application, state: LiveState) -> None:
     app.router.add_get("/dashboard/api/samples", api_samples)
     app.router.add_get("/dashboard/api/events", api_events)
     app.router.add_get("/dashboard/api/event", api_event)
+    app.router.add_get("/dashboard/api/markers", api_markers)
     app.router.add_get("/event/{event_id:.+}", event_page)  # an event_id may hold a "/"
     app.router.add_get("/metrics", metrics)
     app.router.add_get("/healthz", healthz)  # liveness and readiness probes (no token)

@@ -122,6 +122,7 @@ def install_live(
     metrics: WorkerMetrics,
     history: Callable[[float, float, int, str], list[dict[str, Any]]] | None = None,
     find_event: Callable[[str], dict[str, Any] | None] | None = None,
+    suggestions: Callable[[], list[dict[str, Any]]] | None = None,
 ) -> LiveState:
     stats_topic = app.topic(
         settings.topics.stats,
@@ -171,6 +172,7 @@ def install_live(
         stats_partitions=stats_partitions,
         history=history,
         find_event=find_event,
+        suggestions=suggestions,
     )
 
     @app.agent(stats_topic, name="leakline.live_stats")

@@ -280,15 +280,44 @@
     $("samples-sub").textContent = "newest first, up to " + page.capacity + " kept in memory";
   }
 
+  // "new markers seen": the fleet learner's open suggestions; every field goes in as text
+  function renderMarkers(m) {
+    const panel = $("markers-panel");
+    panel.hidden = !m.enabled;
+    if (!m.enabled) return;
+    const rows = m.suggestions.map((s) =>
+      el(
+        "tr",
+        { "data-id": s.id },
+        el("td", { class: "shape" }, el("code", { text: s.shape.join(" … ") })),
+        el("td", { text: s.kind }),
+        el("td", { text: s.where.join(", ") }),
+        el("td", { text: s.group.model }),
+        el("td", { text: s.group.engine + " " + s.group.engine_version }),
+        el("td", { text: s.group.template_hash }),
+        el("td", { class: "num", text: num(s.count) + " of " + num(s.events) }),
+        el("td", { text: s.first_seen }),
+        el("td", { class: "example" }, el("pre", { class: "text", text: s.example }))
+      )
+    );
+    $("markers").tBodies[0].replaceChildren(
+      ...(rows.length ? rows : [el("tr", {}, el("td", { class: "empty", colspan: "9", text: "no open suggestions" }))])
+    );
+    if (m.error) { $("markers-sub").textContent = m.error; return; }
+    $("markers-sub").textContent = num(m.open) + " open, " + num(m.accepted) + " accepted" + (m.open > m.suggestions.length ? " · newest " + m.suggestions.length + " listed" : "");
+  }
+
   let busy = false, again = false;
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const [ov, series, page] = await Promise.all([
+      const [ov, series, page, markers] = await Promise.all([
         getJSON("/dashboard/api/overview", {}),
         getJSON("/dashboard/api/series", {}),
         getJSON("/dashboard/api/samples", { offset: state.offset, limit: state.limit }),
+        // the card must never take the rest of the page down with it
+        getJSON("/dashboard/api/markers", {}).catch((err) => ({ enabled: true, error: String(err.message || err), suggestions: [], open: 0, accepted: 0 })),
       ]);
       $("worker").textContent = ov.worker_id;
       $("f-label").dataset.all = "all labels";
@@ -309,6 +338,7 @@
       renderVersions(ov);
       renderChart(series);
       renderSamples(page);
+      renderMarkers(markers);
       $("updated").textContent = new Date().toLocaleTimeString();
       document.body.dataset.stats = String(ov.stats_applied);
       document.body.dataset.samples = String(ov.samples_seen);
