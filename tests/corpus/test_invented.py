@@ -7,6 +7,7 @@ only ever measured as aggregate figures (``test_heldout_floors``), never printed
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import sys
@@ -38,6 +39,33 @@ FLOORS = {
 
 DEV = invented_shapes.seeds("dev")
 OUTSIDE = [123456, 7, 424242]  # seeds in neither split, for properties only
+
+# sha256 of json.dumps(cases, sort_keys=True, ensure_ascii=False) over the first cases of each
+# dev seed: the issue-29 classes, computed before the turn classes (issue 34) were appended.
+# Appending a class must leave them byte-identical.
+ISSUE29_CASES = 99
+ISSUE29_DIGESTS = {
+    0: "31d2ed21f0297a7181c09a936af8b6f362a8371e29e0668e08a2894979ef037e",
+    1: "079307da9f5051adf5eeca01f8109d54b1cce81a89b35fc398742b540bcef4d9",
+    2: "13b118b88780634249c368b9cfc8772278a41951d3175b0323ab6b9fe17e169a",
+    3: "b5311ce24fc9b4ff04ddd4c265a0830aa846ce75d4539ea6fee3cd630e4054a8",
+    4: "4473559d8f4d936b7b03aa8aa1faf914bfa989b0721c13c2ab8f229aa42f530e",
+    5: "d73adb2ca0eed04a7eef5324ea82e65760a827b2aad2be79d7b5cf488cedbc97",
+    6: "b6df229671f78f94ce3783455f96cff868312eaaa32890aba2e380eb46acdaa1",
+    7: "41249471d068cb5e971efa1f91a68fb154cc1c59b23890638817439d06fc3592",
+    8: "70996b3c91c759c61181e7074d613d5088dcd482d098bdf31caab43d38e6ae57",
+    9: "d669434d076d0f1bdab3098584e17e797dd7b083ed0b2834449abf9e3d79976a",
+    10: "ec9f87b4a3b7ad245b1ead033b317fbdd101e1a6f6ce6422c0893a19ac6e1c82",
+    11: "676604753577042bb33275e7a56cc7ecc92f333f06ba66029c0e53ca46d5654f",
+    12: "3453feea6c45c0d533e3a23db40a63b9f0f1193905a81c14c335a231eb9541cd",
+    13: "f24f7a06fccc9528869555404090175b9dff346f9ac3cd8cd6844b13c3019e15",
+    14: "8f0a85e20a76b4183547adc9b5a0ca623882252abc62453940abb37d03583de5",
+    15: "fea36e26f198d214d97f3cee95479c421ce75b29b130c01fb13b8031399ca819",
+    16: "c7acf8cf50d3587620a88bd63ea36531c2821961111660c63fbf78d431d180ab",
+    17: "26271664d3eaef427bb9fc7eda8e1d5c59a3fe5226d066cf5b3f2f00937c329b",
+    18: "b3fa78a78dd45b08fe522a7cfb15e6e3dfeebc1aea1473a0e24d43c8b371d522",
+    19: "0ae97122b90c8e698fa4d9025ad3ea7a0b045426eeda37d442b0b3787ba41b32",
+}
 CLASS_LABELS = {
     "token_brackets": ["boundary_token"],
     "reasoning_pair": ["boundary_token", "reasoning_leak"],
@@ -70,6 +98,14 @@ def test_same_seed_same_cases(seed: int) -> None:
     first = json.dumps(invented_shapes.generate(seed), sort_keys=True)
     invented_shapes.generate(seed + 1)  # no state carries over between calls
     assert json.dumps(invented_shapes.generate(seed), sort_keys=True) == first
+
+
+@pytest.mark.parametrize("seed", DEV)
+def test_issue29_cases_stay_byte_identical(seed: int) -> None:
+    """Classes are appended: the cases of the classes before them do not move."""
+    cases = invented_shapes.generate(seed)[:ISSUE29_CASES]
+    blob = json.dumps(cases, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    assert hashlib.sha256(blob).hexdigest() == ISSUE29_DIGESTS[seed]
 
 
 def test_corpus_registry_untouched() -> None:
