@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import invented_shapes  # noqa: E402
 import quality  # noqa: E402
 from corpus_src import shapes  # noqa: E402
+from corpus_src.oracle import flatten  # noqa: E402
 
 from leakline.detectors import ALL_LABELS
 from leakline.pipeline.core.contract import validate_event
@@ -77,7 +78,14 @@ CLASS_LABELS = {
     "role_header_text": ["boundary_token"],
     "untagged_plan": ["reasoning_leak"],
     "clean": [],
+    "stalled_turn": ["stalled_turn"],
+    "runaway_turn": ["runaway_turn"],
+    "empty_response": ["empty_response"],
+    "preamble_then_answer": ["preamble"],
+    "truncated_announcement": ["truncated"],
+    "empty_with_reasoning": ["final_in_reasoning"],
 }
+TURN_CLASSES = ("stalled_turn", "runaway_turn", "empty_response")
 
 
 @pytest.fixture(scope="module")
@@ -147,14 +155,14 @@ def test_labels_and_fields(dev_cases: dict[int, list[dict]]) -> None:
 @pytest.mark.parametrize("seed", [*DEV, *OUTSIDE])
 def test_every_seed_is_complete(seed: int) -> None:
     cases = invented_shapes.generate(seed)
-    assert 60 <= len(cases) <= 120
+    assert 140 <= len(cases) <= 180
     assert {c["shape_class"] for c in cases} == set(invented_shapes.SHAPE_CLASSES)
     assert {c["lang"] for c in cases} >= {"en", "ko", "zh"}
     positives = sum(bool(c["expected_labels"]) for c in cases)
     assert len(cases) - positives >= positives
     apis = Counter((c["event"]["api"], c["event"].get("stream", False)) for c in cases)
-    assert apis[("chat.completions", False)] > len(cases) / 2
-    assert len(apis) >= 3
+    assert apis[("chat.completions", False)] > len(cases) * 0.4  # the commonest shape
+    assert len(apis) == 6  # the turn classes add Responses and Messages streams
 
 
 def test_invented_shapes_are_visible(dev_cases: dict[int, list[dict]]) -> None:
@@ -203,3 +211,76 @@ def test_heldout_floors() -> None:
     for key, value in got.items():
         assert value >= FLOORS[key], f"{key}: {value} < floor {FLOORS[key]} ({got})"
     assert figures["clean"]["flagged"] <= FLOORS["clean_flags"], figures["clean"]
+
+
+def _billed(event: dict) -> int:
+    """The completion tokens the event's usage bills, whatever the API."""
+    usages = [event["response"]["usage"]] if "response" in event else []
+    for chunk in event.get("chunks", []):
+        usages += [chunk.get("usage") or {}, (chunk.get("response") or {}).get("usage") or {}]
+    return max(
+        (u.get("completion_tokens") or u.get("output_tokens") or 0 for u in usages), default=0
+    )
+
+
+def _has_tool_turn(request: dict) -> bool:
+    turns = request.get("messages") or request.get("input") or []
+    text = json.dumps(turns) if isinstance(turns, list) else ""
+    return any(k in text for k in ('"role": "tool"', "function_call_output", "tool_result"))
+
+
+def test_turn_cases_have_their_structure(dev_cases: dict[int, list[dict]]) -> None:
+    """What each turn class claims is really in the event (read the literal way, by the
+    corpus oracle): the text, the calls, the reasoning, the finish and the billed tokens."""
+    for cases in dev_cases.values():
+        for case in cases:
+            f, cls, kind = flatten(case["event"]), case["shape_class"], case.get("lookalike")
+            where = case["case_id"]
+            if cls in ("stalled_turn", "runaway_turn", "preamble_then_answer"):
+                assert f.visible.strip() and not f.calls and not f.reasoning, where
+                assert f.finish == "stop", where
+            if cls == "runaway_turn":  # every header starts a line, after answer text
+                for header in case["invented"]:
+                    assert "\n" + header in f.visible, (where, header)
+                assert f.visible.split("\n")[0].strip(), where
+            if cls in ("empty_response", "empty_with_reasoning"):
+                assert not f.visible.strip() and not f.calls and f.finish == "stop", where
+                assert bool(f.reasoning) == (cls == "empty_with_reasoning"), where
+            if cls == "empty_response":
+                assert _billed(case["event"]) > 0, where
+            if cls == "truncated_announcement":
+                assert f.visible and not f.calls and f.finish == "length", where
+            if kind == "empty_with_call":
+                assert not f.visible.strip() and f.calls, where
+            if kind == "announcement_with_call":
+                assert f.visible.strip() and f.calls, where
+
+
+@pytest.mark.parametrize("seed", [*DEV, *OUTSIDE])
+def test_turn_classes_cover_languages_and_apis(seed: int) -> None:
+    cases = invented_shapes.generate(seed)
+    by_class: dict[str, list[dict]] = {}
+    for case in cases:
+        by_class.setdefault(case["shape_class"], []).append(case)
+    for cls in ("stalled_turn", "runaway_turn"):
+        assert {c["lang"] for c in by_class[cls]} == {"en", "ko", "zh"}, cls
+    shapes_seen = {(c["event"]["api"], "chunks" in c["event"]) for c in by_class["empty_response"]}
+    assert len(shapes_seen) == 6  # chat / Responses / Messages, streamed and not
+    stalled = by_class["stalled_turn"]
+    assert any(c["event"]["request"].get("tools") for c in stalled)
+    assert any(not c["event"]["request"].get("tools") for c in stalled)
+    assert any(_has_tool_turn(c["event"]["request"]) for c in stalled)
+    lookalikes = {c.get("lookalike") for c in by_class["clean"]}
+    assert {kind for kind, _ in invented_shapes.invented_turns.TURN_LOOKALIKES} <= lookalikes
+
+
+def test_runaway_headers_differ_between_seeds(dev_cases: dict[int, list[dict]]) -> None:
+    """Each seed writes role headers its own ways, so no fixed list covers the split."""
+    spellings = {
+        seed: frozenset(
+            h for c in cases if c["shape_class"] == "runaway_turn" for h in c["invented"]
+        )
+        for seed, cases in dev_cases.items()
+    }
+    assert len(set(spellings.values())) == len(spellings)
+    assert len(set().union(*spellings.values())) >= 40
