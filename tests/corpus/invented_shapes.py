@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import invented_turns  # noqa: E402
 from corpus_src.profiles import Profile  # noqa: E402
 from corpus_src.shapes import (  # noqa: E402
     FC,
@@ -47,7 +48,6 @@ from corpus_src.shapes import (  # noqa: E402
     assemble,
     rf_schema,
 )
-import invented_turns  # noqa: E402
 from invented_clean import LOOKALIKES  # noqa: E402
 from invented_texts import TOPICS, Topic  # noqa: E402
 
