@@ -79,7 +79,7 @@ OPENERS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 TAILS: dict[str, tuple[str, ...]] = {
-    "en": ("", "", "", " One moment.", " Please hold on.", " Be right back!",
+    "en": ("", "", "", " One moment.", " Please bear with me.", " Be right back!",
            " This may take a few seconds."),
     "ko": ("", "", " 잠시만요!", " 조금만 기다려 주세요.", " 곧 알려드릴게요."),
     "zh": ("", "", "请稍候。", "马上就好。", "很快给你答复。"),

@@ -78,7 +78,9 @@ def announcement(
         body = body[0].upper() + body[1:]
     text = opener + body
     if tail:
-        text += r.choice(TAILS[lang])
+        extra = r.choice(TAILS[lang])
+        if extra.strip(" !。.").lower() not in text.lower():  # no "请稍候。请稍候。"
+            text += extra
     return text
 
 

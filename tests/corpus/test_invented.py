@@ -35,7 +35,12 @@ FLOORS = {
     "tool_call_as_text": 0.05,
     "delimited_reasoning_leak": 0.0,
     "exact_match": 0.50,
-    "clean_flags": 0,
+    "clean_flags": 0,  # the issue-29 look-alikes
+    # the turn classes (issue 34), measured on the held-out seeds when they were added
+    "stalled_turn": 0.55,
+    "runaway_turn": 0.50,
+    "empty_response": 1.0,
+    "turn_clean_flags": 26,  # flags on the turn look-alikes (TURN_LOOKALIKES)
 }
 
 DEV = invented_shapes.seeds("dev")
@@ -207,10 +212,16 @@ def test_heldout_floors() -> None:
         "tool_call_as_text": labels.get("tool_call_as_text", {}).get("recall", 0.0),
         "delimited_reasoning_leak": figures["delimited_reasoning_recall"],
         "exact_match": figures["exact_match"],
+        **{label: labels.get(label, {}).get("recall", 0.0) for label in TURN_CLASSES},
     }
     for key, value in got.items():
         assert value >= FLOORS[key], f"{key}: {value} < floor {FLOORS[key]} ({got})"
-    assert figures["clean"]["flagged"] <= FLOORS["clean_flags"], figures["clean"]
+    turn_kinds = {kind for kind, _ in invented_shapes.invented_turns.TURN_LOOKALIKES}
+    flags = {"clean_flags": 0, "turn_clean_flags": 0}
+    for kind, row in figures["clean_by_lookalike"].items():
+        flags["turn_clean_flags" if kind in turn_kinds else "clean_flags"] += row["flagged"]
+    for key, count in flags.items():
+        assert count <= FLOORS[key], f"{key}: {count} > {FLOORS[key]}"
 
 
 def _billed(event: dict) -> int:
