@@ -19,6 +19,7 @@ reasoning in an invented frame, ``untagged`` for a bare plan or walk).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
@@ -29,10 +30,28 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import invented_turns  # noqa: E402
 from corpus_src.profiles import Profile  # noqa: E402
-from corpus_src.shapes import LABELS, MSG, RF_JSON_OBJECT, TX, Cs, Theme, assemble, rf_schema  # noqa: E402
+from corpus_src.shapes import (  # noqa: E402
+    FC,
+    MSG,
+    RF_JSON_OBJECT,
+    RS,
+    TC,
+    TH,
+    TU,
+    TX,
+    C,
+    Cs,
+    Rs,
+    Theme,
+    assemble,
+    rf_schema,
+)
 from invented_clean import LOOKALIKES  # noqa: E402
 from invented_texts import TOPICS, Topic  # noqa: E402
+
+from leakline.detectors.labels import ALL_LABELS  # noqa: E402
 
 B, L, X = "boundary_token", "reasoning_leak", "tool_call_as_text"
 LANGS = ("en", "ko", "zh")
@@ -47,6 +66,14 @@ SHAPE_CLASSES = (
     "role_header_text",
     "untagged_plan",
     "clean",
+    # turn-level failures (issue 34), appended so that the classes above keep their cases
+    "stalled_turn",
+    "runaway_turn",
+    "empty_response",
+    # their labelled neighbours: the same words with an answer, a cut, or reasoning
+    "preamble_then_answer",
+    "truncated_announcement",
+    "empty_with_reasoning",
 )
 PROFILES = ("zeroday", "zeroday_gw")  # families with no row: the shape is all there is
 _BASE_TS = datetime(2026, 11, 2, 3, 0, 0, tzinfo=UTC)
@@ -231,6 +258,103 @@ def _tools_field(api: str, tools: list[Tool]) -> list[dict[str, Any]]:
     return out
 
 
+class ToolTurn(NamedTuple):
+    """An earlier tool exchange in the conversation: the user asked, the assistant called
+    ``tool``, the tool answered. With ``final`` the request ends on the tool's result (the
+    agent loop asks for the reply to it); otherwise the assistant answered with ``summary``
+    and the user asks the current question."""
+
+    user: str
+    tool: Tool
+    result: dict[str, Any]
+    summary: str
+    final: bool
+
+
+class Turn(NamedTuple):
+    """What a turn-class event carries beyond one text: earlier tool turns, structured calls,
+    a reasoning field, the finish, and the completion tokens the usage bills."""
+
+    history: ToolTurn | None = None
+    calls: list[tuple[str, dict[str, Any]]] | None = None
+    reasoning: str | None = None
+    finish: str = "stop"
+    completion_tokens: int | None = None
+    null_content: bool = False  # chat: content null rather than ""
+    no_text_item: bool = False  # Responses/Messages: no message item / text block at all
+
+
+def _history_field(api: str, turn: ToolTurn | None, user: str) -> dict[str, Any]:
+    """The request's conversation with an earlier tool turn, in each API's shape."""
+    if turn is None:
+        return {}
+    name, args = turn.tool.name, turn.tool.domain.args
+    call_id = "call_" + hashlib.sha1(f"{name}|{turn.user}".encode()).hexdigest()[:16]
+    result = json.dumps(turn.result, ensure_ascii=False)
+    if api == "chat":
+        msgs: list[dict[str, Any]] = [
+            {"role": "user", "content": turn.user},
+            {"role": "assistant", "content": None, "tool_calls": [{"id": call_id, "type": "function",
+             "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": result},
+        ]  # fmt: skip
+        if not turn.final:
+            msgs += [
+                {"role": "assistant", "content": turn.summary},
+                {"role": "user", "content": user},
+            ]
+        return {"messages": msgs}
+    if api == "responses":
+        items: list[dict[str, Any]] = [
+            {"role": "user", "content": turn.user},
+            {"type": "function_call", "call_id": call_id, "name": name,
+             "arguments": json.dumps(args, ensure_ascii=False)},
+            {"type": "function_call_output", "call_id": call_id, "output": result},
+        ]  # fmt: skip
+        if not turn.final:
+            items += [
+                {"role": "assistant", "content": turn.summary},
+                {"role": "user", "content": user},
+            ]
+        return {"input": items}
+    blocks: list[dict[str, Any]] = [
+        {"role": "user", "content": turn.user},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": name, "input": args}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": result}]},
+    ]  # fmt: skip
+    if not turn.final:
+        blocks += [
+            {"role": "assistant", "content": turn.summary},
+            {"role": "user", "content": user},
+        ]
+    return {"messages": blocks}
+
+
+def _set_completion_tokens(event: dict[str, Any], n: int) -> None:
+    """Bill ``n`` completion tokens in whatever usage the event carries (an empty reply
+    still costs what the model generated before the text was stripped)."""
+    if "response" in event:
+        usage = event["response"]["usage"]
+        key = "completion_tokens" if event["api"] == "chat.completions" else (
+            "output_tokens")  # fmt: skip
+        total = "total_tokens" in usage
+        usage[key] = n
+        if total:
+            prompt = usage.get("prompt_tokens", usage.get("input_tokens", 0))
+            usage["total_tokens"] = prompt + n
+        return
+    for chunk in event["chunks"]:
+        if chunk.get("usage") and "completion_tokens" in chunk["usage"]:
+            chunk["usage"]["completion_tokens"] = n
+            chunk["usage"]["total_tokens"] = chunk["usage"]["prompt_tokens"] + n
+        elif chunk.get("type") in ("response.completed", "response.incomplete"):
+            usage = chunk["response"]["usage"]
+            usage["output_tokens"] = n
+            usage["total_tokens"] = usage["input_tokens"] + n
+        elif chunk.get("type") == "message_delta":
+            chunk["usage"]["output_tokens"] = n
+
+
 class _Sink(Theme):
     """A Theme whose cases go to this generator's own list (the corpus registry stays as is)."""
 
@@ -242,7 +366,7 @@ class _Sink(Theme):
         self.current_class = ""  # the class being built: it names the cases
 
     def _add(self, labels, prof: Profile, lang, note, build, tags=None) -> dict[str, Any]:
-        unknown = [lb for lb in labels if lb not in LABELS]
+        unknown = [lb for lb in labels if lb not in ALL_LABELS]
         if unknown or len(set(labels)) != len(labels):
             raise ValueError(f"bad labels {labels}")
         cls = self.current_class
@@ -288,18 +412,23 @@ class Gen:
         rf: dict[str, Any] | None = None,
         lookalike: str | None = None,
         form: str | None = None,
+        turn: Turn | None = None,
     ) -> dict[str, Any]:
         r = self.rng
         if api is None:
             api = r.choices(("chat", "chat_stream", "responses", "messages"), (60, 15, 12, 13))[0]
         prof = r.choice(PROFILES)
         self.sink.current_class = cls
+        base = api.removesuffix("_stream")
         tool_extra: dict[str, Any] = {}
         if tools:
-            tool_extra["tools"] = _tools_field("chat" if api.startswith("chat") else api, tools)
-        if api.startswith("chat") and tools:
+            tool_extra["tools"] = _tools_field(base, tools)
+        if base == "chat" and tools:
             tool_extra["tool_choice"] = "auto"
-        if api == "chat":
+        if turn is not None:  # the turn classes: history, calls, reasoning, finish, streams
+            tool_extra.update(_history_field(base, turn.history, user))
+            case = self._emit_turn(api, labels, prof, lang, note, user, text, turn, tool_extra)
+        elif api == "chat":
             case = self.sink.chat(labels, prof, lang, note, user=user, content=text, rf=rf,
                                   extra=tool_extra or None)  # fmt: skip
         elif api == "chat_stream":
@@ -311,6 +440,8 @@ class Gen:
         else:
             case = self.sink.msg(labels, prof, lang, note, user=user, blocks=[TX(text)],
                                  extra=tool_extra or None)  # fmt: skip
+        if turn is not None and turn.completion_tokens is not None:
+            _set_completion_tokens(case["event"], turn.completion_tokens)
         case["invented"] = sorted(set(invented))
         if lookalike is not None:
             case["lookalike"] = lookalike
@@ -318,6 +449,43 @@ class Gen:
             case["reasoning_form"] = form
         case["event"] = case.pop("event")  # keep the event last, as in the corpus files
         return case
+
+    def _emit_turn(self, api, labels, prof, lang, note, user, text, turn, extra) -> dict[str, Any]:
+        """One turn-class event on any API, streamed or not. ``text`` may be empty or blank
+        (nothing is written for an empty text block where the API allows none)."""
+        sink, calls, reasoning = self.sink, turn.calls, turn.reasoning
+        length = turn.finish == "length"
+        kw: dict[str, Any] = {"user": user, "extra": extra or None}
+        if api == "chat":
+            finish = "length" if length else ("tool_calls" if calls else "stop")
+            content = None if (turn.null_content and not text) else text
+            return sink.chat(labels, prof, lang, note, content=content, reasoning=reasoning,
+                             tool_calls=calls, finish=finish, **kw)  # fmt: skip
+        if api == "chat_stream":
+            deltas: list[Any] = list(Rs(reasoning)) if reasoning else []
+            pieces = list(Cs(text, self.rng.randrange(8))) if text.strip() else [C(text)]
+            if text or not (deltas or calls):
+                deltas += pieces
+            for i, (name, args) in enumerate(calls or []):
+                deltas.append(TC(i, name, args))
+            finish = "length" if length else ("tool_calls" if calls else "stop")
+            return sink.chat_stream(labels, prof, lang, note, deltas=deltas, finish=finish,
+                                    usage_chunk=turn.completion_tokens is not None, **kw)  # fmt: skip
+        if api.startswith("responses"):
+            items: list[dict[str, Any]] = [RS(reasoning)] if reasoning else []
+            if text or not turn.no_text_item:
+                items.append(MSG(text))
+            items += [FC(name, args) for name, args in calls or []]
+            build = sink.resp_stream if api.endswith("_stream") else sink.resp
+            return build(labels, prof, lang, note, items=items,
+                         status="incomplete" if length else "completed", **kw)  # fmt: skip
+        blocks: list[dict[str, Any]] = [TH(reasoning)] if reasoning else []
+        if text or not turn.no_text_item:
+            blocks.append(TX(text))
+        blocks += [TU(name, args) for name, args in calls or []]
+        stop = "max_tokens" if length else ("tool_use" if calls else "end_turn")
+        build = sink.msg_stream if api.endswith("_stream") else sink.msg
+        return build(labels, prof, lang, note, blocks=blocks, stop_reason=stop, **kw)  # fmt: skip
 
     def topic(self, lang: str) -> Topic:
         return self.rng.choice(TOPICS[lang])
@@ -549,9 +717,38 @@ class Gen:
             self.emit("clean", [], lang, "an ordinary answer", top.user, top.answer, invented=[],
                       lookalike="plain")  # fmt: skip
 
+    # -- 6. turn-level failures (issue 34): invented_turns.py --------------------------------
+    def stalled_turn(self) -> None:
+        invented_turns.stalled_turn(self)
+
+    def runaway_turn(self) -> None:
+        invented_turns.runaway_turn(self)
+
+    def empty_response(self) -> None:
+        invented_turns.empty_response(self)
+
+    def preamble_then_answer(self) -> None:
+        invented_turns.preamble_then_answer(self)
+
+    def truncated_announcement(self) -> None:
+        invented_turns.truncated_announcement(self)
+
+    def empty_with_reasoning(self) -> None:
+        invented_turns.empty_with_reasoning(self)
+
+    def turn_lookalikes(self) -> None:
+        """Clean cases for the turn classes. They come after every class rather than inside
+        ``clean``: that class ends with plain answers, which a longer loop would move."""
+        for kind, make in invented_turns.TURN_LOOKALIKES:
+            for _ in range(3):
+                spec = make(self)
+                self.emit("clean", [], spec.lang, spec.note, spec.user, spec.text, invented=[],
+                          tools=spec.tools, api=spec.api, lookalike=kind, turn=spec.turn)  # fmt: skip
+
     def run(self) -> list[dict[str, Any]]:
         for cls in SHAPE_CLASSES:
             getattr(self, cls)()
+        self.turn_lookalikes()
         return self.sink.cases
 
 
