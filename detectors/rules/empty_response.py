@@ -39,6 +39,10 @@ class EmptyResponse(DetectorBase):
         if exchange.finish_reason in _EXPLAINED or exchange.response_format is not None:
             return []  # truncated / filtered / structured_invalid say it already
         billed = exchange.completion_tokens
+        if exchange.finish_reason is None and not billed:
+            # no finish and nothing billed: no turn ended here (an error body such as
+            # {"error": {...}} from a failed call, a cut stream); nothing to say
+            return []
         return [
             self.finding(
                 Label.EMPTY_RESPONSE,

@@ -14,7 +14,7 @@ DETECTOR = "empty_response"
 CASES = [
     pytest.param("", "stop", "", [], None, ["empty_response"], id="empty_stop"),
     pytest.param(" \n\t", "stop", "", [], None, ["empty_response"], id="whitespace_only"),
-    pytest.param("", None, "", [], None, ["empty_response"], id="unknown_finish"),
+    pytest.param("", None, "", [], None, [], id="no_finish_nothing_billed"),
     pytest.param("", "tool_calls", "", [], None, ["empty_response"], id="call_finish_no_call"),
     pytest.param("", "stop", "", [("get_weather", "{}")], None, [], id="empty_with_call"),
     pytest.param("", "stop", "The answer is 42.", [], None, [], id="answer_in_reasoning"),
@@ -122,3 +122,14 @@ def test_the_gateway_usage_wins_and_missing_usage_is_none(api: str):
     assert normalise(event).completion_tokens is None
     (finding,) = [f for f in run_detectors(normalise(event)).findings if f.label == DETECTOR]
     assert finding.details["completion_tokens"] is None
+
+
+def test_an_error_body_is_no_turn_but_billed_tokens_without_a_finish_are():
+    # a failed call logged by a gateway: no choices, no finish, nothing billed
+    error = {"event_id": "e", "api": "chat.completions", "request": {}}
+    error["response"] = {"error": {"type": "APIConnectionError", "message": "refused"}}
+    assert [f.label for f in run_detectors(normalise(error)).findings] == []
+    # no finish logged, but the usage bills completion tokens: a turn ended with nothing
+    billed = {**error, "response": {"choices": [{"index": 0, "message": {"content": ""}}]}}
+    billed["usage"] = {"completion_tokens": 12}
+    assert [f.label for f in run_detectors(normalise(billed)).findings] == [DETECTOR]
