@@ -13,6 +13,7 @@ from leakline.detectors.common import DetectorBase
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.finding import Finding
 from leakline.detectors.heuristics.cues import OpeningCues, sentence_end
+from leakline.detectors.heuristics.stalled_turn import asks_for_plan, only_tail
 from leakline.detectors.labels import Label, Layer, Remediation, Source
 
 # Short acknowledgements a preamble may start with ("Sure, let me look that up.").
@@ -238,7 +239,8 @@ def precedes_answer(text: str) -> bool:
     their period). A preamble comes before an answer, so something with a letter or digit
     must follow it: otherwise the sentence is the whole answer ("Sure.", "Hello! How can I
     help?", "我先查一下。"). A question back to the user or a line introducing the answer
-    ("Pros:", "步骤如下：") is not one either.
+    ("Pros:", "步骤如下：") is not one either, nor an announcement followed only by a wait or
+    a closing courtesy ("… now. Be right back!", "马上就好。"): that turn is ``stalled_turn``.
     """
     begin = opening_sentence_start(text)
     end = sentence_end(text, begin)
@@ -247,12 +249,14 @@ def precedes_answer(text: str) -> bool:
     last = end - 1
     while last > begin and text[last].isspace():
         last -= 1
-    return text[last] not in _NOT_PREAMBLE_END
+    return text[last] not in _NOT_PREAMBLE_END and not only_tail(text, end)
 
 
 class PreambleCues(DetectorBase):
     id = "preamble_cues"
-    version = "4"  # 4: the shared gate (precedes_answer): an answer must follow
+    # 4: the shared gate (precedes_answer): an answer must follow
+    # 5: a wait/closing tail is no answer (stalled_turn); a plan the prompt asked for
+    version = "5"
     source = Source.HEURISTIC
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -262,6 +266,8 @@ class PreambleCues(DetectorBase):
         opening = _OPENING.match(text)
         if opening is None or not precedes_answer(text):
             return []
+        if asks_for_plan(exchange.prompt_text):
+            return []  # the user asked for the plan: its first step is the answer
         start = opening.start
         end = sentence_end(text, opening.end)
         if text[start:end].rstrip()[-1:] in ("?", "？", ":", "："):

@@ -36,11 +36,12 @@ FLOORS = {
     "delimited_reasoning_leak": 0.0,
     "exact_match": 0.50,
     "clean_flags": 0,  # the issue-29 look-alikes
-    # the turn classes (issue 34), measured on the held-out seeds when they were added
-    "stalled_turn": 0.55,
-    "runaway_turn": 0.50,
+    # the turn classes (issue 34), measured on the held-out seeds after round 2
+    # (stalled 0.994, runaway 1.0, empty 1.0, 0 turn look-alike flags)
+    "stalled_turn": 0.95,
+    "runaway_turn": 1.0,
     "empty_response": 1.0,
-    "turn_clean_flags": 26,  # flags on the turn look-alikes (TURN_LOOKALIKES)
+    "turn_clean_flags": 0,  # flags on the turn look-alikes (TURN_LOOKALIKES)
 }
 
 DEV = invented_shapes.seeds("dev")

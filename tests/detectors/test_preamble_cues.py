@@ -124,6 +124,17 @@ POSITIVES = [
 ]
 
 NEGATIVES = [
+    # round 2: the prompt asked for the plan, so its first step is the answer
+    pytest.param(
+        "First I'll check the disk usage, then I'll read the logs. Then I'll restart it.",
+        {"prompt": "How would you debug a full disk? Only outline the steps."},
+        id="en_plan_asked",
+    ),
+    pytest.param(
+        "먼저 로그를 확인해 보겠습니다. 그다음 설정을 점검합니다.",
+        {"prompt": "장애 대응 계획을 알려 줘"},
+        id="ko_plan_asked",
+    ),
     pytest.param(
         "먼저 기본 개념을 살펴보겠습니다.\n\n개념은 다음과 같습니다.", {}, id="ko_tutorial_concept"
     ),
@@ -257,7 +268,15 @@ GATE = [
     pytest.param("확인해 보겠습니다.결과는 42입니다.", True, id="ko_period_then_hangul"),
     pytest.param("확인해 볼게요\n결과는 42입니다", True, id="ko_newline_ends"),
     pytest.param("我先查一下。答案是42。", True, id="zh_full_stop"),
-    pytest.param("我查一下！稍等。", True, id="zh_exclamation_then_more"),
+    pytest.param("我查一下！答案是42。", True, id="zh_exclamation_then_more"),
+    # an announcement followed only by a wait or a closing courtesy is stalled_turn (issue 34
+    # round 2: "我查一下！稍等。" was True in round 1)
+    pytest.param("我查一下！稍等。", False, id="zh_exclamation_then_wait"),
+    pytest.param("Let me check the tide times. Be right back!", False, id="en_then_closing"),
+    pytest.param(
+        "목포 배 시간표를 검색해 보겠습니다. 곧 알려드릴게요.", False, id="ko_then_closing"
+    ),
+    pytest.param("Let me check. Be right back! It is 42.", True, id="en_closing_then_answer"),
     pytest.param("Sure.", False, id="sure"),
     pytest.param("Sure.\n\n", False, id="sure_newlines"),
     pytest.param("Hello there.\n", False, id="hello_there"),

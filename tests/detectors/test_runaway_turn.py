@@ -77,9 +77,27 @@ POSITIVES = [
     ),
     pytest.param("총액은 12만 원입니다.\n\nUser: 3명이 나누면?", "", id="ko_english_header"),
     pytest.param("天气晴，25度。\n\n### Instruction:\n再查一下明天的天气", "", id="zh_alpaca"),
+    # round 2: role words of every language from roles.py x header decorations
+    pytest.param("It is 42.\n\n**User:** and 43?\n**Assistant:** 43.", "", id="en_bold"),
+    pytest.param("It is 42.\n\n**Human**: thanks", "", id="en_bold_then_colon"),
+    pytest.param("It is 42.\n\nHUMAN:\nthanks!\n\nAI:\nYou're welcome.", "", id="en_next_line"),
+    pytest.param("It is 42.\nhuman : and 43?", "", id="en_space_before_colon"),
+    pytest.param("It is 42.\n\nGPT4 Correct User: and 43?", "", id="en_openchat"),
+    pytest.param("답은 42입니다.\n\n인간 : 고마워요\n\n도우미 : 천만에요", "", id="ko_human"),
+    pytest.param("답은 42입니다.\n\n### 사용자:\n다음 문제요", "", id="ko_hash_user"),
+    pytest.param("답은 42입니다.\n\n명령어: 다음 문제", "", id="ko_alpaca"),
+    pytest.param("答案是42。\n\n人类：\n谢谢\n\n助手：\n不客气", "", id="zh_human"),
+    pytest.param("答案是42。\n\n**用户:** 再来一个", "", id="zh_bold"),
+    pytest.param("答案是42。\n\n### 指令：再来一个", "", id="zh_alpaca_instruction"),
 ]
 
 LOOKALIKES = [
+    # round 2: a role word that only starts a longer word, or a heading over a list
+    pytest.param("Done.\n\nUsername: admin\nPassword: in the vault", "", id="en_username_field"),
+    pytest.param("好了。\n\n用户名：admin\n密码：见保险库", "", id="zh_username_field"),
+    pytest.param(
+        "Steps:\n**User:** opens the app\n**Server:** checks the token", "", id="en_bold_roles"
+    ),
     # the user asked for a dialogue, script, interview, transcript or chat example
     pytest.param(
         "Here is a short dialogue:\n\nUser: Hi, I lost my card.\nAgent: I can help with that.",

@@ -44,10 +44,32 @@ POSITIVES = [
     pytest.param("Let me think about that and get back to you.", id="en_get_back_after_and"),
     pytest.param("지금 찾아보는 중이에요.", id="ko_looking_now"),
     pytest.param("데이터를 불러오겠습니다.", id="ko_load_data"),
+    # round 2: every sentence announces, waits or closes (a courtesy promising the result)
+    pytest.param("Let me check the train times for you. Be right back!", id="en_be_right_back"),
+    pytest.param("Great question! I'll look into the shipping rules.", id="en_great_question"),
+    pytest.param("I'll look it up now. This will only take a minute.", id="en_only_take_a_minute"),
+    pytest.param("Hold on, fetching the numbers now...", id="en_wait_then_gerund"),
+    pytest.param("Okay. I'll use lookup_flights to find a seat.", id="en_use_tool_to"),
+    pytest.param("좋은 질문이네요! 환율을 조회해 드릴게요.", id="ko_good_question"),
+    pytest.param("네 알겠습니다! 관련 자료 검색을 진행하겠습니다.", id="ko_proceed_search"),
+    pytest.param("일정표를 확인해 볼게요. 금방 알려 드릴게요.", id="ko_soon_tell"),
+    pytest.param("好问题！我这就去查航班信息。", id="zh_good_question"),
+    pytest.param("我来算一下。马上就好。", id="zh_right_away_done"),
+    pytest.param("我会检索一下资料，尽快回复您。稍后给你答复。", id="zh_reply_soon"),
+    pytest.param("好的，我先查一下一下周六的场地预约。", id="zh_yixia_is_not_next_week"),
 ]
 
 # (text, prompt, finish, has a structured call)
 LOOKALIKES = [
+    # round 2: a past-tense report of work done, with its result, is an answer
+    pytest.param(
+        "我已经查过了，明天晴，最高25度。", "明天天气怎么样？", "stop", False, id="zh_done"
+    ),
+    pytest.param("我查了一下，航班准点。", "航班准点吗？", "stop", False, id="zh_done_le"),
+    pytest.param(
+        "I checked the logs: the job failed on a missing key.", "", "stop", False, id="en_done"
+    ),
+    pytest.param("확인해 봤는데, 3시에 출발합니다.", "", "stop", False, id="ko_done"),
     # a confirmation the user asked for
     pytest.param(
         "Sure, I'll send it at 5 pm.",
