@@ -31,10 +31,13 @@ from leakline.pipeline.core.normalise import normalise
 # count). Raise these as the detectors improve; issue 29's targets are recall >= 0.9 for
 # boundary_token, tool_call_as_text and delimited reasoning_leak, and 0 clean flags.
 FLOORS = {
-    "boundary_token": 0.10,
-    "tool_call_as_text": 0.05,
-    "delimited_reasoning_leak": 0.0,
-    "exact_match": 0.50,
+    # issue 29's targets (>= 0.9 each, no clean flag); measured on the held-out seeds after
+    # the generic-layer round: boundary 0.986, calls 0.948, delimited reasoning 0.985,
+    # exact match 0.970 (before it: 0.125, 0.077, 0.0 and 0.535)
+    "boundary_token": 0.95,
+    "tool_call_as_text": 0.90,
+    "delimited_reasoning_leak": 0.95,
+    "exact_match": 0.95,
     "clean_flags": 0,  # the issue-29 look-alikes
     # the turn classes (issue 34), measured on the held-out seeds after round 2
     # (stalled 0.994, runaway 1.0, empty 1.0, 0 turn look-alike flags)
