@@ -76,7 +76,8 @@ def _build(table: FamilyTable) -> _Markups:
         opener_owner=opener_owner,
         openers=LiteralScanner(opener_owner),
         bare_cues=tuple(
-            (*_probed(cue), _leads(rows, rows_by_cue[cue]))
+            # (a one-character cue is its own probe: a lead would add a scan, not save one)
+            (*_probed(cue), _leads(rows, rows_by_cue[cue]) if len(cue) > 1 else "")
             for cue in dict.fromkeys(cue for m in rows if m.bare for cue in m.cues)
         ),
         rows_by_cue=rows_by_cue,
