@@ -334,9 +334,12 @@ class Markers:
         its continuation. The trie matches at a position as ``scan``'s does (same text,
         same end), so each anchor ``scan`` accepts is tried here too."""
         found = self._any.match(text, lo, stop)
-        if found is not None and not (lo > 0 and text[lo - 1].isalpha()):
-            if self._follows(text, found.group(), found.end(), stop):
-                return True
+        if (
+            found is not None
+            and not (lo > 0 and text[lo - 1].isalpha())
+            and self._follows(text, found.group(), found.end(), stop)
+        ):
+            return True
         pos = lo
         while True:
             found = self._starts.search(text, pos, stop)
