@@ -36,6 +36,7 @@ class SpeechLevels:
     script: str  # the opening script this row reads (``cues.Prepared.scripts``)
     plain: re.Pattern[str]  # a sentence ending of the plain (self-directed) style
     polite: re.Pattern[str]  # a sentence ending of the polite style an answer uses
+    polite_endings: tuple[str, ...]  # the endings ``polite`` matches, before ``_TRAILER``
     planning: re.Pattern[str]  # plain text that plans, doubts or talks about the question
     heading: re.Pattern[str]  # a one-sentence block that reads as a title ("왜 그럴까?")
     asked_for: re.Pattern[str]  # a prompt that asks for plain-style text
@@ -52,6 +53,7 @@ LEVELS: dict[str, SpeechLevels] = {
             r"(?:(?<!니)다|(?<=[하보주두쓰가말넣빼찾알잡적])자|(?<!니)까|(?<=[가-힣])네)" + _TRAILER
         ),
         polite=re.compile(r"(?:니다|니까|요|죠)" + _TRAILER),
+        polite_endings=("니다", "니까", "요", "죠"),
         planning=re.compile(
             r"겠다|야\s?한다|(?:하|보|주|두|쓰|가|말|넣|빼|찾|알|잡|적)자(?![가-힣])"
             r"|(?<!니)까(?![가-힣])|것\s?같다|듯하다|아마|사용자|질문|물어|묻는|답(?:은|을|이|하)"
@@ -84,6 +86,20 @@ def _level(row: SpeechLevels, sentence: str) -> str:
     return ""
 
 
+# The characters ``_TRAILER`` allows after a sentence's last syllable (besides whitespace).
+_TRAILER_CHARS = ".!?…~\"'”’)]"
+
+
+def _ends_polite(row: SpeechLevels, text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends in a polite ending (``row.polite_endings``) and its
+    trailer. Then its last sentence is polite, or is trailer characters alone and of no
+    level: either way no shift, decided from the last few characters instead of splitting
+    the block into sentences (no sentence boundary falls inside an ending)."""
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _TRAILER_CHARS):
+        end -= 1
+    return text.endswith(row.polite_endings, start, end)
+
+
 def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int]] | None:
     """(language, span of the plain block) when ``text`` opens with a plain-style block
     that plans, and the next block opens in the polite style."""
@@ -92,6 +108,8 @@ def speech_level_shift(text: str, prompt: str = "") -> tuple[str, tuple[int, int
         return None
     lang, start, brk, resume = found
     row = LEVELS[lang]
+    if _ends_polite(row, text, start, brk):
+        return None  # the common case: the block's last sentence answers the user
     block = sentences(text, start, brk - start, _BLOCK_SENTENCES + 1)
     if not block or len(block) > _BLOCK_SENTENCES:
         return None

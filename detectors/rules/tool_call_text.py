@@ -50,8 +50,10 @@ class _Markups(NamedTuple):
     openers: LiteralScanner
     # Bare syntaxes have short, common cues ("(", '"name"'): checked with ``in``, not
     # scanned, each as (probe, cue): a rare character of the cue first (``probe``; the cue
-    # is "" when it is that one character)
-    bare_cues: tuple[tuple[str, str], ...]
+    # is "" when it is that one character), then the characters one of which every row it
+    # announces starts with ("" when one does not start with a plain character): '"' and
+    # '"name"' announce only '{"name": "…', so a text with no "{" skips the 6-char search
+    bare_cues: tuple[tuple[str, str, str], ...]
     # cue -> positions in ``rows`` of the rows it announces
     rows_by_cue: dict[str, tuple[int, ...]]
     by_name: dict[str, ToolMarkup]
@@ -74,7 +76,9 @@ def _build(table: FamilyTable) -> _Markups:
         opener_owner=opener_owner,
         openers=LiteralScanner(opener_owner),
         bare_cues=tuple(
-            _probed(cue) for cue in dict.fromkeys(cue for m in rows if m.bare for cue in m.cues)
+            # (a one-character cue is its own probe: a lead would add a scan, not save one)
+            (*_probed(cue), _leads(rows, rows_by_cue[cue]) if len(cue) > 1 else "")
+            for cue in dict.fromkeys(cue for m in rows if m.bare for cue in m.cues)
         ),
         rows_by_cue=rows_by_cue,
         by_name={m.name: m for m in rows},
@@ -89,6 +93,36 @@ def _build(table: FamilyTable) -> _Markups:
 def _probed(cue: str) -> tuple[str, str]:
     rare = probe(cue)
     return (rare, "" if cue == rare else cue)
+
+
+def _leads(rows: tuple[ToolMarkup, ...], indices: tuple[int, ...]) -> str:
+    """The characters the patterns of ``rows[indices]`` start with, one per row; "" when
+    any of them may start otherwise (then no character can rule the rows out)."""
+    leads = ""
+    for index in indices:
+        lead = _lead_literal(rows[index].pattern)
+        if not lead:
+            return ""
+        leads += lead
+    return leads
+
+
+def _lead_literal(pattern: re.Pattern[str]) -> str:
+    """The character every match of ``pattern`` starts with: a plain or escaped literal
+    that opens it, no quantifier after it, no alternation anywhere (kept simple and
+    safe); "" otherwise."""
+    source = pattern.pattern
+    if pattern.flags & re.VERBOSE or "|" in source:
+        return ""
+    if len(source) >= 2 and source[0] == "\\" and not source[1].isalnum():
+        lead, rest = source[1], source[2:]
+    elif source[:1] and source[0] not in ".^$*+?{}[]\\|()":
+        lead, rest = source[0], source[1:]
+    else:
+        return ""
+    if rest[:1] in ("?", "*", "{") or pattern.flags & re.IGNORECASE and lead.isalpha():
+        return ""
+    return lead
 
 
 def _unmarked_cue(markups: _Markups, text: str) -> bool:
@@ -163,8 +197,12 @@ class ToolCallText(DetectorBase):
 
         rows = {i for hit in openers for i in markups.rows_by_cue[hit.literal]}
         if declared:
-            for rare, bare_cue in markups.bare_cues:
-                if rare in text and bare_cue in text:
+            for rare, bare_cue, leads in markups.bare_cues:
+                if (
+                    rare in text
+                    and (not leads or any(lead in text for lead in leads))
+                    and bare_cue in text
+                ):
                     rows.update(markups.rows_by_cue[bare_cue or rare])
         if not rows:
             return []

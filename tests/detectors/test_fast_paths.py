@@ -223,8 +223,82 @@ def test_probed_bare_cues_equal_the_plain_membership_checks(text):
 
     markups = _markups()
     plain = {cue for m in active_table().markups if m.bare for cue in m.cues if cue in text}
-    probed = {cue or rare for rare, cue in markups.bare_cues if rare in text and cue in text}
+    probed = {cue or rare for rare, cue, _ in markups.bare_cues if rare in text and cue in text}
     assert probed == plain
+
+
+@given(st.lists(st.sampled_from(['{"name": "f"', "[f(", "{", "[", '"name"', "(", " ", "가"])))
+def test_a_bare_cue_s_lead_characters_rule_out_only_rows_that_cannot_match(parts):
+    from leakline.detectors.rules.tool_call_text import _markups
+
+    text = "".join(parts)
+    markups = _markups()
+    for rare, cue, leads in markups.bare_cues:
+        if leads and not any(lead in text for lead in leads):
+            for index in markups.rows_by_cue[cue or rare]:
+                assert markups.rows[index].pattern.search(text) is None
+
+
+def test_lead_literal_reads_only_a_plain_opening_character():
+    from leakline.detectors.rules.tool_call_text import _lead_literal
+
+    assert _lead_literal(re.compile(r'\{\s*"name"')) == "{"
+    assert _lead_literal(re.compile(r"\[\s*(?P<name>x)\(")) == "["
+    assert _lead_literal(re.compile(r"a?b")) == ""
+    assert _lead_literal(re.compile(r"\{|\[")) == ""
+    assert _lead_literal(re.compile(r"\s*\{")) == ""
+    assert _lead_literal(re.compile(r"x", re.IGNORECASE)) == ""
+
+
+# ------------------------------------------------------------------ opening-block markers
+
+
+def _plain_scan(markers, text: str) -> int:
+    """``Markers.scan`` without its word-start prefilter: every trie match in turn."""
+    found_kinds = 0
+    for found in markers._any.finditer(text):
+        at = found.start()
+        if markers._word_start and at > 0 and text[at - 1].isalpha():
+            continue
+        for follow, kind in markers._rest[found.group()]:
+            if follow is None or follow.match(text, found.end()) is not None:
+                found_kinds |= kind
+        if found_kinds & markers.STRONG:
+            break
+    return found_kinds
+
+
+_NOTES_WORDS = [
+    "the user",
+    "user",
+    " wants",
+    " says",
+    "i need to",
+    "need to",
+    " check",
+    "wii",
+    "they",
+    " asked",
+    "i'll",
+    " answer",
+    "analyze",
+    " the request",
+    "let me",
+    "é",
+    "x",
+    " ",
+    ".",
+    "\n",
+]
+
+
+@given(st.lists(st.sampled_from(_NOTES_WORDS), max_size=14).map("".join))
+def test_word_start_prefilter_never_changes_a_scan(text):
+    from leakline.detectors.heuristics.notes_block import REGISTERS
+
+    row = REGISTERS["en"]
+    for markers in (row.signs, row.intent):
+        assert markers.scan(text) == _plain_scan(markers, text)
 
 
 def test_second_probe_is_a_character_every_literal_of_the_group_holds():
