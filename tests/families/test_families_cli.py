@@ -218,18 +218,23 @@ def test_detect_with_a_broken_families_file_is_a_clear_error(tmp_path):
     assert "families.json is not JSON" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_inline_worker_reloads_the_file_without_a_restart(tmp_path):
-    """The worker's batch processor follows DATA_DIR/families.json between batches."""
-    config = BatchConfig(
-        worker_id="w-fam",
+def _batch_config(tmp_path: Path, worker_id: str) -> BatchConfig:
+    """A worker's batch config that follows DATA_DIR/families.json (looked at before every batch)."""
+    return BatchConfig(
+        worker_id=worker_id,
         clean_text_rate=1.0,
         max_event_bytes=1 << 20,
         redaction="raw",
         models_dir=None,
-        classifier_check_s=0.0,  # look at the file before every batch
+        classifier_check_s=0.0,
         classifier_threshold=None,
         families_file=ff.families_path(tmp_path),
     )
+
+
+def test_the_inline_worker_reloads_the_file_without_a_restart(tmp_path):
+    """The worker's batch processor follows DATA_DIR/families.json between batches."""
+    config = _batch_config(tmp_path, "w-fam")
 
     def batch(i: int):
         value = orjson.dumps(event(f"Four.{TOKEN}", event_id=f"e{i}"))
@@ -270,16 +275,7 @@ def test_a_batch_child_process_reloads_the_file_too(tmp_path):
     """Batch children (spawned) each follow the families file on their own."""
     from leakline.pipeline.worker.offload import ChildProcessor
 
-    config = BatchConfig(
-        worker_id="w-fam-child",
-        clean_text_rate=1.0,
-        max_event_bytes=1 << 20,
-        redaction="raw",
-        models_dir=None,
-        classifier_check_s=0.0,
-        classifier_threshold=None,
-        families_file=ff.families_path(tmp_path),
-    )
+    config = _batch_config(tmp_path, "w-fam-child")
     processor = ChildProcessor(config, 1)
 
     async def run():
@@ -347,16 +343,7 @@ def test_a_custom_pair_is_imported_shown_listed_and_checked(tmp_path):
 
 
 def test_the_inline_worker_picks_up_a_custom_pair_without_a_restart(tmp_path):
-    config = BatchConfig(
-        worker_id="w-fam-pair",
-        clean_text_rate=1.0,
-        max_event_bytes=1 << 20,
-        redaction="raw",
-        models_dir=None,
-        classifier_check_s=0.0,
-        classifier_threshold=None,
-        families_file=ff.families_path(tmp_path),
-    )
+    config = _batch_config(tmp_path, "w-fam-pair")
     processor = InlineProcessor(config)
 
     def batch(i: int):
