@@ -5,7 +5,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from time import perf_counter
 
+from leakline.detectors import budget
 from leakline.detectors.diagnosis import diagnose
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.finding import Finding, slot_setters
@@ -73,12 +75,16 @@ def _load_builtin() -> None:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """All findings for one exchange, plus the sorted distinct labels."""
+    """All findings for one exchange, plus the sorted distinct labels.
+
+    ``cut`` is empty when every detector read all of the event; else ``budget``'s notes
+    (``chars``, ``budget:id,id``), joined by ``;``."""
 
     event_id: str
     labels: tuple[str, ...]
     findings: tuple[Finding, ...]
     detector_versions: dict[str, str]
+    cut: str = ""
 
     @property
     def leaking(self) -> bool:
@@ -92,7 +98,9 @@ class Verdict:
         }
 
 
-_VERDICT_SETTERS = slot_setters(Verdict, ("event_id", "labels", "findings", "detector_versions"))
+_VERDICT_SETTERS = slot_setters(
+    Verdict, ("event_id", "labels", "findings", "detector_versions", "cut")
+)
 
 
 def _verdict(
@@ -100,16 +108,18 @@ def _verdict(
     labels: tuple[str, ...],
     findings: tuple[Finding, ...],
     versions: dict[str, str],
+    cut: str = "",
 ) -> Verdict:
     """``Verdict(...)`` built through its slots (see ``finding.slot_setters``): once per event."""
     if _VERDICT_SETTERS is None:
-        return Verdict(event_id, labels, findings, versions)
+        return Verdict(event_id, labels, findings, versions, cut)
     made = Verdict.__new__(Verdict)
-    s0, s1, s2, s3 = _VERDICT_SETTERS
+    s0, s1, s2, s3, s4 = _VERDICT_SETTERS
     s0(made, event_id)
     s1(made, labels)
     s2(made, findings)
     s3(made, versions)
+    s4(made, cut)
     return made
 
 
@@ -136,13 +146,45 @@ def run_detectors(exchange: Exchange, detectors: Sequence[Detector] | None = Non
         detects = tuple(d.detect for d in chosen)
         versions = {d.id: d.version for d in chosen}
     findings: list[Finding] = []
-    for detect in detects:
-        found = detect(exchange)
-        if found:
-            findings += found
+    cut = ""
+    if budget.text_size(exchange) > budget.TIMED_CHARS:
+        findings, cut = _bounded_run(exchange, detects, versions)
+    else:
+        for detect in detects:
+            found = detect(exchange)
+            if found:
+                findings += found
     if not findings:
-        return _verdict(exchange.event_id, (), (), versions)
+        return _verdict(exchange.event_id, (), (), versions, cut)
     # point each finding at the layer the evidence and the event's metadata implicate
     findings = diagnose(exchange, findings)
     labels = tuple(sorted({f.label for f in findings}))
-    return _verdict(exchange.event_id, labels, tuple(findings), versions)
+    return _verdict(exchange.event_id, labels, tuple(findings), versions, cut)
+
+
+def _bounded_run(
+    exchange: Exchange,
+    detects: tuple[Detect, ...],
+    versions: dict[str, str],
+    seconds: float = budget.BUDGET_SECONDS,
+) -> tuple[list[Finding], str]:
+    """The detectors on a large event: its texts capped, the clock read before each one.
+
+    Returns the findings and the ``cut`` note (see ``budget``)."""
+    notes: list[str] = []
+    shortened = budget.capped(exchange)
+    if shortened is not None:
+        exchange = shortened
+        notes.append(budget.CUT_CHARS)
+    findings: list[Finding] = []
+    ids = list(versions)
+    deadline = perf_counter() + seconds
+    for index, detect in enumerate(detects):
+        if perf_counter() > deadline:
+            skipped = ids[index:] if len(ids) == len(detects) else [str(len(detects) - index)]
+            notes.append(budget.budget_note(skipped))
+            break
+        found = detect(exchange)
+        if found:
+            findings += found
+    return findings, ";".join(notes)

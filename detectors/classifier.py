@@ -520,4 +520,4 @@ def merge(verdict: Verdict, findings: Sequence[Finding], model: OpeningClassifie
     labels = tuple(sorted({f.label for f in merged}))
     versions = dict(verdict.detector_versions)
     versions[DETECTOR_ID] = model.version
-    return Verdict(verdict.event_id, labels, merged, versions)
+    return Verdict(verdict.event_id, labels, merged, versions, verdict.cut)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -359,6 +359,25 @@ def crosses(boundaries: list[int], start: int, end: int) -> bool:
     """True when a piece boundary falls strictly inside ``[start, end)``."""
     i = bisect_right(boundaries, start)
     return i < len(boundaries) and boundaries[i] < end
+
+
+class SpanIndex:
+    """Fixed spans that answer "does ``[start, end)`` overlap one of you?" by bisection.
+
+    A scan of every span per question is quadratic on replies of many repeated markers
+    (issue 36); the starts in order with the furthest end reached so far answer it exactly.
+    """
+
+    __slots__ = ("_reach", "_starts")
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s for s, _ in ordered]
+        self._reach = list(accumulate((e for _, e in ordered), max))
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect_left(self._starts, end)  # the spans that start before ``end``
+        return i > 0 and self._reach[i - 1] > start
 
 
 # --------------------------------------------------------------------------- JSON

@@ -43,6 +43,7 @@ from leakline.detectors.rules.tool_call_text import (
     claimed_spans,
 )
 from leakline.detectors.text import (
+    SpanIndex,
     crosses,
     decode_at,
     find_json_value,
@@ -94,7 +95,9 @@ _MAX_BLOCK = 20_000
 
 class GenericToolCalls(DetectorBase):
     id = "generic_tool_calls"
-    version = "3"
+    # 4: an XML-ish call element ends at its close or where the next one of its tag opens
+    # (linear on repeated unclosed markup, issue 36)
+    version = "4"
     source = Source.RULE
 
     def detect(self, exchange: Exchange) -> list[Finding]:
@@ -134,14 +137,20 @@ class GenericToolCalls(DetectorBase):
             blocks.extend(_frame_blocks(exchange, text, found, ticks))
         if not blocks:
             return []
-        taken = claimed_spans(text)
+        taken = SpanIndex(claimed_spans(text))
         blocks.sort(key=lambda b: (b[0], -b[1]))
         findings: list[Finding] = []
         bounds = piece_boundaries(exchange.stream_facts.visible_pieces, len(text))
+        # blocks come sorted by start, so a block overlaps one taken before it exactly
+        # when it starts before the furthest end taken so far (one comparison, not a
+        # scan of every block taken: issue 36, repeated call markup)
+        reach = -1
         for start, end, syntax, token, calls, confidence in blocks:
-            if any(start < e and s < end for s, e in taken):
+            if start < reach and start < end:
                 continue
-            taken.append((start, end))
+            if taken.overlaps(start, end):
+                continue
+            reach = max(reach, end)
             details: dict[str, Any] = {
                 "syntax": syntax,
                 "family": "unknown",
@@ -280,6 +289,11 @@ def _xml_blocks(
     out = []
     pos = 0
     lowered: str | None = None
+    prompt: str | None = None
+    # Per tag, the next close found and the next opener after the last one seen (-1:
+    # none left). Remembered so that a reply of many unclosed openers costs one pass,
+    # not a search to its end from each of them (issue 36: quadratic on repeated markup).
+    closes: dict[str, int] = {}
     for match in _CALL_TAG.finditer(text):
         start = match.start()
         if start < pos:
@@ -288,19 +302,49 @@ def _xml_blocks(
         close = f"</{tag}>"
         if lowered is None:
             lowered = text.lower() if "</" in text else ""
-        at = lowered.find(close.lower(), match.end()) if lowered else -1
+        opened = match.end()
+        at = _next_close(lowered, close.lower(), opened, closes) if lowered else -1
         end = at + len(close) if at >= 0 else len(text)
-        if not _shown(exchange, text, start, match.end()):
+        if not _shown(exchange, text, start, opened):
             continue
-        if f"<{tag}".lower() in exchange.prompt_text.lower():
+        if prompt is None:
+            prompt = exchange.prompt_text.lower()
+        if f"<{tag}".lower() in prompt:
             continue  # the prompt shows or asks for this markup
-        body = text[match.end() : min(end, match.end() + _MAX_BLOCK)]
+        # an element ends at its close, or where the next one of the same tag opens: the
+        # markup does not nest, and every character then belongs to one body
+        limit = min(end, opened + _MAX_BLOCK)
+        following = _same_opener(tag).search(text, opened, limit)
+        body = text[opened : following.start() if following is not None else limit]
         call = _xml_call(match["attrs"] or "", body)
         if call is None:
             continue
         pos = end
         out.append((start, end, "generic_xml", match.group(), call, 0.85))
     return out
+
+
+def _next_close(lowered: str, close: str, after: int, seen: dict[str, int]) -> int:
+    """``lowered.find(close, after)``, reusing the last answer while it still lies ahead."""
+    known = seen.get(close)
+    if known is not None and (known < 0 or known >= after):
+        return known
+    at = lowered.find(close, after)
+    seen[close] = at
+    return at
+
+
+_SAME_OPENER: dict[str, re.Pattern[str]] = {}
+
+
+def _same_opener(tag: str) -> re.Pattern[str]:
+    """An opener of ``tag`` (a name, then no more name characters)."""
+    pattern = _SAME_OPENER.get(tag)
+    if pattern is None:
+        if len(_SAME_OPENER) > 256:  # tags come from the text: keep the memo bounded
+            _SAME_OPENER.clear()
+        pattern = _SAME_OPENER[tag] = re.compile(f"<{re.escape(tag)}(?![\\w:-])")
+    return pattern
 
 
 def _xml_call(attrs: str, body: str) -> list[Call] | None:

@@ -99,6 +99,9 @@ SAMPLE_SCHEMA = pa.schema(
         ("completion_tokens", pa.int64()),
         ("reasoning_tokens", pa.int64()),
         ("latency_ms", pa.float64()),
+        # the detectors did not read all of this event (detectors/budget.py): "chars",
+        # "budget:<skipped detector ids>", or both joined by ";"; null when they did
+        ("detection_cut", pa.string()),
     ]
 )
 
@@ -354,6 +357,7 @@ class RowBuilder:
             _int_or_none(usage.get("completion_tokens")),
             _int_or_none(usage.get("reasoning_tokens")),
             _latency(event.get("latency_ms")),
+            verdict.cut or None,
         )
         if self._rows is None:  # more rows after ``from_table``: back to row form
             self._rows = [tuple(r) for r in zip(*self.columns.values(), strict=True)]
