@@ -153,6 +153,9 @@ class GuardedAppRunner(web.AppRunner):
 
     def __init__(self, app: web.Application, limits: ServerLimits, **kwargs: Any) -> None:
         kwargs.setdefault("keepalive_timeout", limits.idle_timeout_s)
+        # after an answer that did not read the whole body (401, 408, 413), aiohttp reads
+        # and drops the rest for at most this long before it closes (default 10 s)
+        kwargs.setdefault("lingering_time", 2.0)
         super().__init__(app, **kwargs)
         self.guard = ConnectionGuard(limits)
 

@@ -24,7 +24,7 @@ or failed), and counts only acknowledged events as accepted:
 An unacknowledged send may still have reached the broker (a timeout after the write):
 "unsent" means "not confirmed". Resending is always safe, since duplicates count once.
 
-The body is parsed and validated in a thread, and produced in windows with a yield to
+The body is parsed and validated in a child process (``decoder.py``), and produced in windows with a yield to
 the event loop between them, so probes and the dashboard answer while a 32 MiB body is
 in flight. On the worker the producer is one of its own, with large batches
 (``IngestProducer``); Faust's producer sends small batches one round trip at a time.
@@ -57,6 +57,7 @@ from leakline.pipeline.ingest.bounds import (
     refusal,
     shared_budget,
 )
+from leakline.pipeline.ingest.decoder import DECODER
 
 log = logging.getLogger("leakline.ingest")
 
@@ -117,7 +118,7 @@ def split_body(
     if content_type in JSON_TYPES:
         stripped = body.strip()
         if stripped.startswith(b"["):  # a JSON array of events
-            if json_value_bound(stripped) > config.max_json_values:
+            if json_value_bound(stripped, config.max_json_values) > config.max_json_values:
                 raise Refused(
                     413, f"more than {config.max_json_values} JSON values in one body; split it"
                 )
@@ -266,7 +267,7 @@ def ingest_handler(
 
     async def _handle_body(request: web.Request, lease: Lease) -> web.Response:
         body = await read_body(request, config.max_body_bytes, lease, config.limits.body_timeout_s)
-        parsed = await asyncio.to_thread(_parse, body, request.content_type.lower(), config)
+        parsed = await DECODER.run(_parse, body, request.content_type.lower(), config)
         del body
         if parsed.status:
             return _json(parsed.status, {"error": parsed.message})
@@ -338,6 +339,7 @@ def mount_on_worker(faust_app: Any, settings: Any) -> None:
     register_ingest(web_app, sender, config)
 
     async def start_sender(_: web.Application) -> None:
+        await DECODER.warm()
         try:  # early, so the first body does not wait for it; else on the first send
             await sender.start()
         except Exception as exc:

@@ -18,7 +18,8 @@ body timeout, 413 over the size limit or over ``max_lines`` spans (counted on th
 before decoding), 415 for another content type, and 503 with Retry-After when the broker
 did not acknowledge in time or the server holds its budget in flight (exporters retry).
 
-Decoding and mapping run in a thread, so the loop (and ``/healthz``) answers meanwhile.
+Decoding and mapping run in a child process (``decoder.py``), so the loop (and
+``/healthz``) answers meanwhile.
 The token, size and in-flight limits are ``/ingest``'s (``IngestConfig``).
 """
 
@@ -49,6 +50,7 @@ from leakline.pipeline.ingest.bounds import (
     refusal,
     shared_budget,
 )
+from leakline.pipeline.ingest.decoder import DECODER
 from leakline.pipeline.ingest.http import AiokafkaSender, IngestConfig, Sender
 from leakline.pipeline.ingest.integrations.otel import attributes, event_from_span
 
@@ -120,7 +122,7 @@ def decode_traces(
             raise OtlpError(f"not an OTLP protobuf ExportTraceServiceRequest: {exc}") from None
         return _hex_ids(MessageToDict(message))
     if content_type in JSON_TYPES:
-        if json_value_bound(body) > config.max_json_values:
+        if json_value_bound(body, config.max_json_values) > config.max_json_values:
             raise OtlpError(f"more than {config.max_json_values} JSON values in one export", 413)
         try:
             data = orjson.loads(body or b"{}")
@@ -187,7 +189,7 @@ def _spans_in(data: Mapping[str, Any]) -> int:
 def decode_export(
     body: bytes, content_type: str, config: IngestConfig, meta: EventMeta | None = None
 ) -> _Decoded:
-    """Body -> the records to send; CPU work that runs in a thread. Raises ``OtlpError``
+    """Body -> the records to send; CPU work that runs in the decoder process. Raises ``OtlpError``
     for a body that is not an OTLP export (nesting too deep included)."""
     try:
         data = decode_traces(body, content_type, config)
@@ -255,7 +257,7 @@ def otlp_handler(
         content_type = request.content_type.lower()
         body = await read_body(request, config.max_body_bytes, lease, config.limits.body_timeout_s)
         try:
-            decoded = await asyncio.to_thread(decode_export, body, content_type, config, meta)
+            decoded = await DECODER.run(decode_export, body, content_type, config, meta)
         except OtlpError as exc:
             counters.bad_requests += 1
             return _answer(exc.status, "", str(exc))
@@ -348,6 +350,7 @@ async def serve_otlp(
     stats = register_otlp(app, sender, config, meta=EventMeta.from_env())
     runner = GuardedAppRunner(app, limits, access_log=None)
     await runner.setup()
+    await DECODER.warm()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = port
