@@ -171,5 +171,3 @@ def guard_faust_web(faust_app: Any, limits: ServerLimits) -> ConnectionGuard:
     runner = GuardedAppRunner(web_driver.web_app, limits, access_log=None)
     web_driver._runner = runner
     return runner.guard
-
-
