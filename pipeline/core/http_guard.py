@@ -138,7 +138,7 @@ class _Guarded(asyncio.Protocol):
         if self._admitted:
             self._inner.resume_writing()
 
-    def connection_lost(self, exc: BaseException | None) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

@@ -30,7 +30,7 @@ import base64
 import hmac
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import orjson
@@ -338,8 +338,9 @@ async def serve_otlp(
         topic=settings.topics.events,
         max_event_bytes=settings.max_event_bytes,
         limits=limits,
-        **({"max_body_bytes": max_body_bytes} if max_body_bytes else {}),
     )
+    if max_body_bytes:
+        config = replace(config, max_body_bytes=max_body_bytes)
     sender = AiokafkaSender(settings.bootstrap, settings.security)
     app = web.Application(client_max_size=config.max_body_bytes + 1)
     hosts = allowed_hosts(host, allowed_host_names)
