@@ -24,7 +24,9 @@ or failed), and counts only acknowledged events as accepted:
 An unacknowledged send may still have reached the broker (a timeout after the write):
 "unsent" means "not confirmed". Resending is always safe, since duplicates count once.
 
-The body is parsed and validated in a child process (``decoder.py``), and produced in windows with a yield to
+An NDJSON body is parsed and validated in a thread (line by line, so the loop gets the
+GIL between lines), a JSON document in a child process (``decoder.py``: ``orjson`` holds
+the GIL for a whole document), and produced in windows with a yield to
 the event loop between them, so probes and the dashboard answer while a 32 MiB body is
 in flight. On the worker the producer is one of its own, with large batches
 (``IngestProducer``); Faust's producer sends small batches one round trip at a time.
@@ -267,7 +269,11 @@ def ingest_handler(
 
     async def _handle_body(request: web.Request, lease: Lease) -> web.Response:
         body = await read_body(request, config.max_body_bytes, lease, config.limits.body_timeout_s)
-        parsed = await DECODER.run(_parse, body, request.content_type.lower(), config)
+        content_type = request.content_type.lower()
+        if content_type in NDJSON_TYPES:  # one short parse per line: a thread keeps up
+            parsed = await asyncio.to_thread(_parse, body, content_type, config)
+        else:  # one JSON document: orjson holds the GIL for all of it, so another process
+            parsed = await DECODER.run(_parse, body, content_type, config)
         del body
         if parsed.status:
             return _json(parsed.status, {"error": parsed.message})
