@@ -353,6 +353,7 @@ def mount_on_worker(faust_app: Any, settings: Any) -> None:
 
     async def stop_sender(_: web.Application) -> None:
         await sender.stop()
+        DECODER.close()
 
     web_app.on_startup.append(start_sender)
     web_app.on_shutdown.append(stop_sender)

@@ -366,4 +366,5 @@ async def serve_otlp(
     finally:
         await runner.cleanup()
         await sender.stop()
+        DECODER.close()
     return stats
