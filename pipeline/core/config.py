@@ -19,6 +19,7 @@ from leakline.client.kafka import (  # shared with the gateways' producer (leakl
 )
 from leakline.client.kafka import security_from_env as _security_from_env
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.http_limits import ServerLimits
 
 ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
 DEFAULT_DATA_DIR = "./leakline-data"
@@ -84,8 +85,11 @@ class Settings:
     # required when web_host is not loopback; every route (incl. /metrics) then checks it
     web_token: str | None = field(default=None, repr=False)
     # Host names the web server answers to besides its bound address (and, on loopback,
-    # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/live/web/auth.py)
+    # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/core/web_auth.py)
     web_allowed_hosts: tuple[str, ...] = ()
+    # connection cap, header/idle/body timeouts and the bodies in flight of the web server
+    # (pipeline/core/http_limits.py)
+    web_limits: ServerLimits = field(default_factory=ServerLimits)
     live_samples: int = 500  # newest leak samples the dashboard keeps in memory
     # distinct version label sets on /metrics before new ones are counted as "other"
     metrics_max_version_sets: int = 100

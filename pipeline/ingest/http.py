@@ -15,14 +15,18 @@ or failed), and counts only acknowledged events as accepted:
 - 502 (with Retry-After) ``{"accepted": n, "unsent": u, "unsent_lines": [...]}``: the
   broker acknowledged n events and not the u others (``unsent_lines``: their first
   line numbers). Resend the body, or those lines.
-- 401 without the bearer token (when one is set), 413 for a body over the limit,
-  415 for another content type, 503 (with Retry-After) when the broker acknowledged
-  none of the events: nothing was accepted, retry the body.
+- 401 without the bearer token (when one is set), 413 for a body over the limit (bytes,
+  events, or JSON values: counted before any per-event work), 415 for another content
+  type, 408 for a body slower than the body timeout, 503 (with Retry-After) when the
+  broker acknowledged none of the events (nothing was accepted, retry the body) or when
+  the server already holds its budget of bodies and events in flight (``ServerLimits``).
 
 An unacknowledged send may still have reached the broker (a timeout after the write):
 "unsent" means "not confirmed". Resending is always safe, since duplicates count once.
 
-The body is parsed and validated in a thread, and produced in windows with a yield to
+An NDJSON body is parsed and validated in a thread (line by line, so the loop gets the
+GIL between lines), a JSON document in a child process (``decoder.py``: ``orjson`` holds
+the GIL for a whole document), and produced in windows with a yield to
 the event loop between them, so probes and the dashboard answer while a 32 MiB body is
 in flight. On the worker the producer is one of its own, with large batches
 (``IngestProducer``); Faust's producer sends small batches one round trip at a time.
@@ -45,6 +49,17 @@ from aiohttp import web
 
 from leakline.pipeline.core.config import MAX_RECORD_BYTES
 from leakline.pipeline.core.contract import DEFAULT_MAX_EVENT_BYTES, ContractError, decode_event
+from leakline.pipeline.core.http_limits import ServerLimits
+from leakline.pipeline.ingest.bounds import (
+    InFlight,
+    Lease,
+    Refused,
+    json_value_bound,
+    read_body,
+    refusal,
+    shared_budget,
+)
+from leakline.pipeline.ingest.decoder import DECODER
 
 log = logging.getLogger("leakline.ingest")
 
@@ -73,8 +88,12 @@ class IngestConfig:
     max_body_bytes: int = 32 * 1024 * 1024
     max_event_bytes: int = DEFAULT_MAX_EVENT_BYTES
     max_lines: int = 50_000
+    # values (and keys) a JSON body may parse into: about 72 bytes each at worst (``{}``),
+    # so a body of millions of tiny items is refused before it is parsed
+    max_json_values: int = 2_000_000
     send_timeout_s: float = 30.0
     token: str | None = None  # checked by this handler; the worker uses its web middleware
+    limits: ServerLimits = ServerLimits()  # body timeout and the budget in flight
 
 
 @dataclass
@@ -85,34 +104,33 @@ class IngestStats:
     unavailable: int = 0
 
 
-class _TooLarge(Exception):
-    pass
+def split_body(
+    body: bytes, content_type: str, config: IngestConfig | None = None
+) -> list[bytes] | None:
+    """The event payloads of a body, one per line for NDJSON; None for another type.
 
-
-async def _read_body(request: web.Request, limit: int) -> bytes:
-    if request.content_length is not None and request.content_length > limit:
-        raise _TooLarge
-    chunks, size = [], 0
-    async for chunk in request.content.iter_chunked(64 * 1024):
-        size += len(chunk)
-        if size > limit:
-            raise _TooLarge
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def split_body(body: bytes, content_type: str) -> list[bytes] | None:
-    """The event payloads of a body, one per line for NDJSON; None for another type."""
+    Raises ``Refused`` (413) over ``config.max_lines`` events or ``max_json_values``
+    values, counted before any per-event work."""
+    config = config or IngestConfig()
+    too_many = Refused(413, f"more than {config.max_lines} events in one body; split it")
     if content_type in NDJSON_TYPES:
-        return [line for line in body.split(b"\n")]
+        if body.count(b"\n") + (not body.endswith(b"\n")) > config.max_lines:
+            raise too_many
+        return body.split(b"\n")
     if content_type in JSON_TYPES:
         stripped = body.strip()
         if stripped.startswith(b"["):  # a JSON array of events
+            if json_value_bound(stripped, config.max_json_values) > config.max_json_values:
+                raise Refused(
+                    413, f"more than {config.max_json_values} JSON values in one body; split it"
+                )
             try:
                 items = orjson.loads(stripped)
             except orjson.JSONDecodeError:
                 return [body]
             if isinstance(items, list):
+                if len(items) > config.max_lines:
+                    raise too_many
                 return [orjson.dumps(item) for item in items]
         return [body]
     return None
@@ -158,7 +176,10 @@ class _Parsed:
 
 def _parse(body: bytes, content_type: str, config: IngestConfig) -> _Parsed:
     """Split and validate a body; CPU work that runs in a thread, off the event loop."""
-    lines = split_body(body, content_type)
+    try:
+        lines = split_body(body, content_type, config)
+    except Refused as exc:
+        return _Parsed([], [], [], exc.status, exc.message)
     if lines is None:
         return _Parsed(
             [],
@@ -167,8 +188,6 @@ def _parse(body: bytes, content_type: str, config: IngestConfig) -> _Parsed:
             415,
             "send application/json (one event) or application/x-ndjson (one event per line)",
         )
-    if len(lines) > config.max_lines:
-        return _Parsed([], [], [], 413, f"more than {config.max_lines} events in one body")
     valid, errors, numbers = _check(lines, config.max_event_bytes)
     if not valid and not errors:
         errors = [{"line": 1, "event_id": None, "reason": "empty body: no event"}]
@@ -222,10 +241,14 @@ def _json(status: int, payload: dict[str, Any], **headers: str) -> web.Response:
 
 
 def ingest_handler(
-    send: Sender, config: IngestConfig, stats: IngestStats | None = None
+    send: Sender,
+    config: IngestConfig,
+    stats: IngestStats | None = None,
+    budget: InFlight | None = None,
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     counters = stats or IngestStats()
     expected = config.token.encode() if config.token else None
+    inflight = budget or InFlight.of(config.limits)
 
     async def handle(request: web.Request) -> web.Response:
         counters.requests += 1
@@ -238,20 +261,23 @@ def ingest_handler(
                     {"error": "a bearer token is required"},
                     **{"WWW-Authenticate": 'Bearer realm="leakline"'},
                 )
-        try:
-            body = await _read_body(request, config.max_body_bytes)
-        except _TooLarge:
-            return _json(
-                413,
-                {
-                    "error": f"body over {config.max_body_bytes} bytes; "
-                    "split it into several requests"
-                },
-            )
-        parsed = await asyncio.to_thread(_parse, body, request.content_type.lower(), config)
+        with inflight.lease() as lease:
+            try:
+                return await _handle_body(request, lease)
+            except Refused as exc:
+                return refusal(exc)
+
+    async def _handle_body(request: web.Request, lease: Lease) -> web.Response:
+        body = await read_body(request, config.max_body_bytes, lease, config.limits.body_timeout_s)
+        content_type = request.content_type.lower()
+        if content_type in NDJSON_TYPES:  # one short parse per line: a thread keeps up
+            parsed = await asyncio.to_thread(_parse, body, content_type, config)
+        else:  # one JSON document: orjson holds the GIL for all of it, so another process
+            parsed = await DECODER.run(_parse, body, content_type, config)
         del body
         if parsed.status:
             return _json(parsed.status, {"error": parsed.message})
+        lease.add_items(len(parsed.valid))
         valid, errors = parsed.valid, parsed.errors
         acked = await deliver(send, config.topic, valid, config.send_timeout_s) if valid else []
         accepted = sum(acked)
@@ -285,8 +311,10 @@ def register_ingest(
     config: IngestConfig | None = None,
     stats: IngestStats | None = None,
 ) -> None:
-    """Add ``POST /ingest`` to an aiohttp application."""
-    app.router.add_post(INGEST_PATH, ingest_handler(send, config or IngestConfig(), stats))
+    """Add ``POST /ingest`` to an aiohttp application (sharing its budget in flight)."""
+    config = config or IngestConfig()
+    budget = shared_budget(app, config.limits)
+    app.router.add_post(INGEST_PATH, ingest_handler(send, config, stats, budget))
 
 
 def faust_sender(faust_app: Any) -> Sender:
@@ -307,12 +335,17 @@ def mount_on_worker(faust_app: Any, settings: Any) -> None:
 
     Events go out through a producer of its own (``AiokafkaSender``: large batches, same
     bootstrap and credentials), started on the first request and stopped with the web app."""
-    config = IngestConfig(topic=settings.topics.events, max_event_bytes=settings.max_event_bytes)
+    config = IngestConfig(
+        topic=settings.topics.events,
+        max_event_bytes=settings.max_event_bytes,
+        limits=settings.web_limits,
+    )
     sender = AiokafkaSender(settings.bootstrap, settings.security)
     web_app = faust_app.web.web_app
     register_ingest(web_app, sender, config)
 
     async def start_sender(_: web.Application) -> None:
+        await DECODER.warm()
         try:  # early, so the first body does not wait for it; else on the first send
             await sender.start()
         except Exception as exc:
@@ -320,6 +353,7 @@ def mount_on_worker(faust_app: Any, settings: Any) -> None:
 
     async def stop_sender(_: web.Application) -> None:
         await sender.stop()
+        DECODER.close()
 
     web_app.on_startup.append(start_sender)
     web_app.on_shutdown.append(stop_sender)

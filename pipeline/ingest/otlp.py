@@ -12,11 +12,15 @@ an event is checked against the contract and produced to ``gateway.events`` keye
 that is not an LLM chat call, or that carries no message content (capture turned off),
 is counted as skipped: it says nothing about leaks and is not a dead letter. The answer
 comes after the broker acknowledged the events: 200 (an empty
-``ExportTraceServiceResponse``), 400 for a body that is not OTLP, 401 without the bearer
-token (when one is set), 413 over the size limit, 415 for another content type, and 503
-with Retry-After when the broker did not acknowledge in time (exporters retry on 503).
+``ExportTraceServiceResponse``), 400 for a body that is not OTLP (nesting too deep
+included), 401 without the bearer token (when one is set), 408 for a body slower than the
+body timeout, 413 over the size limit or over ``max_lines`` spans (counted on the wire
+before decoding), 415 for another content type, and 503 with Retry-After when the broker
+did not acknowledge in time or the server holds its budget in flight (exporters retry).
 
-The token and size limits are ``/ingest``'s (``IngestConfig``).
+Decoding and mapping run in a child process (``decoder.py``), so the loop (and
+``/healthz``) answers meanwhile.
+The token, size and in-flight limits are ``/ingest``'s (``IngestConfig``).
 """
 
 from __future__ import annotations
@@ -26,13 +30,27 @@ import base64
 import hmac
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import orjson
 from aiohttp import web
 
 from leakline.client import ContractError, EventMeta, validate_event
+from leakline.pipeline.core.http_guard import GuardedAppRunner
+from leakline.pipeline.core.http_limits import ServerLimits
+from leakline.pipeline.core.web_auth import allowed_hosts, host_middleware, token_middleware
+from leakline.pipeline.ingest.bounds import (
+    InFlight,
+    Lease,
+    Refused,
+    json_value_bound,
+    protobuf_span_bound,
+    read_body,
+    refusal,
+    shared_budget,
+)
+from leakline.pipeline.ingest.decoder import DECODER
 from leakline.pipeline.ingest.http import AiokafkaSender, IngestConfig, Sender
 from leakline.pipeline.ingest.integrations.otel import attributes, event_from_span
 
@@ -78,9 +96,15 @@ def _hex_ids(data: Any) -> Any:
     return data
 
 
-def decode_traces(body: bytes, content_type: str) -> dict[str, Any]:
-    """An ``ExportTraceServiceRequest`` as OTLP/JSON, from either encoding."""
+def decode_traces(
+    body: bytes, content_type: str, config: IngestConfig | None = None
+) -> dict[str, Any]:
+    """An ``ExportTraceServiceRequest`` as OTLP/JSON, from either encoding. Over
+    ``config.max_lines`` spans (or ``max_json_values`` JSON values): 413, before decoding."""
+    config = config or IngestConfig()
     if content_type in PROTOBUF_TYPES:
+        if protobuf_span_bound(body, config.max_lines) > config.max_lines:
+            raise OtlpError(f"more than {config.max_lines} spans in one export", 413)
         try:
             from google.protobuf.json_format import MessageToDict
             from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
@@ -98,6 +122,8 @@ def decode_traces(body: bytes, content_type: str) -> dict[str, Any]:
             raise OtlpError(f"not an OTLP protobuf ExportTraceServiceRequest: {exc}") from None
         return _hex_ids(MessageToDict(message))
     if content_type in JSON_TYPES:
+        if json_value_bound(body, config.max_json_values) > config.max_json_values:
+            raise OtlpError(f"more than {config.max_json_values} JSON values in one export", 413)
         try:
             data = orjson.loads(body or b"{}")
         except orjson.JSONDecodeError as exc:
@@ -144,19 +170,74 @@ def _answer(status: int, content_type: str, error: str | None = None) -> web.Res
     )
 
 
+@dataclass
+class _Decoded:
+    records: list[tuple[bytes, bytes]]  # (key, event JSON) of the events to send
+    spans: int
+    events: int  # spans that made an event (valid or not)
+    invalid: int
+
+
+def _spans_in(data: Mapping[str, Any]) -> int:
+    return sum(
+        len(scope.get("spans") or [])
+        for resource_spans in data.get("resourceSpans") or []
+        for scope in (resource_spans.get("scopeSpans") or [])
+    )
+
+
+def decode_export(
+    body: bytes, content_type: str, config: IngestConfig, meta: EventMeta | None = None
+) -> _Decoded:
+    """Body -> the records to send; CPU work that runs in the decoder process. Raises ``OtlpError``
+    for a body that is not an OTLP export (nesting too deep included)."""
+    try:
+        data = decode_traces(body, content_type, config)
+        if _spans_in(data) > config.max_lines:
+            raise OtlpError(f"more than {config.max_lines} spans in one export", 413)
+        events, spans = events_of(data, meta)
+    except OtlpError:
+        raise
+    except RecursionError:
+        raise OtlpError("not an OTLP trace export: nesting too deep") from None
+    except (TypeError, AttributeError, ValueError) as exc:
+        raise OtlpError(f"not an OTLP trace export: {exc}") from None
+    records: list[tuple[bytes, bytes]] = []
+    invalid = 0
+    for event in events:
+        try:
+            validate_event(event)
+            value = orjson.dumps(event, default=str)
+        except ContractError as exc:
+            invalid += 1
+            log.warning("otlp: a span made an invalid event (skipped): %s", exc.reason)
+            continue
+        except (TypeError, RecursionError):  # orjson.JSONEncodeError: nested too deep
+            invalid += 1
+            log.warning("otlp: a span made an event that is not JSON (skipped)")
+            continue
+        if len(value) > config.max_event_bytes:
+            invalid += 1
+            log.warning("otlp: a span made an event of %d bytes (skipped)", len(value))
+            continue
+        records.append((str(event["event_id"]).encode(), value))
+    return _Decoded(records, spans, len(events), invalid)
+
+
 def otlp_handler(
     send: Sender,
     config: IngestConfig,
     stats: OtlpStats | None = None,
     meta: EventMeta | None = None,
+    budget: InFlight | None = None,
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """The ``POST /v1/traces`` handler; ``meta`` adds configured versions to every event."""
     counters = stats if stats is not None else OtlpStats()
     expected = config.token.encode() if config.token else None
+    inflight = budget or InFlight.of(config.limits)
 
     async def handle(request: web.Request) -> web.Response:
         counters.requests += 1
-        content_type = request.content_type.lower()
         if expected is not None:
             header = request.headers.get("Authorization", "")
             given = header[7:].strip().encode() if header[:7].lower() == "bearer " else b""
@@ -166,37 +247,25 @@ def otlp_handler(
                     status=401,
                     headers={"WWW-Authenticate": 'Bearer realm="leakline"'},
                 )
-        limit = config.max_body_bytes
-        if request.content_length is not None and request.content_length > limit:
-            return _answer(413, "", f"body over {limit} bytes; export smaller batches")
-        body = bytearray()
-        async for chunk in request.content.iter_chunked(64 * 1024):
-            body += chunk
-            if len(body) > limit:
-                return _answer(413, "", f"body over {limit} bytes; export smaller batches")
+        with inflight.lease() as lease:
+            try:
+                return await _handle_body(request, lease)
+            except Refused as exc:
+                return refusal(exc)
+
+    async def _handle_body(request: web.Request, lease: Lease) -> web.Response:
+        content_type = request.content_type.lower()
+        body = await read_body(request, config.max_body_bytes, lease, config.limits.body_timeout_s)
         try:
-            events, spans = events_of(decode_traces(bytes(body), content_type), meta)
+            decoded = await DECODER.run(decode_export, body, content_type, config, meta)
         except OtlpError as exc:
             counters.bad_requests += 1
             return _answer(exc.status, "", str(exc))
-        except (TypeError, AttributeError, ValueError) as exc:
-            counters.bad_requests += 1
-            return _answer(400, "", f"not an OTLP trace export: {exc}")
-        counters.spans += spans
-        records: list[tuple[bytes, bytes]] = []
-        for event in events:
-            try:
-                validate_event(event)
-            except ContractError as exc:
-                counters.invalid += 1
-                log.warning("otlp: a span made an invalid event (skipped): %s", exc.reason)
-                continue
-            value = orjson.dumps(event, default=str)
-            if len(value) > config.max_event_bytes:
-                counters.invalid += 1
-                log.warning("otlp: a span made an event of %d bytes (skipped)", len(value))
-                continue
-            records.append((str(event["event_id"]).encode(), value))
+        del body
+        records = decoded.records
+        lease.add_items(len(records))
+        counters.spans += decoded.spans
+        counters.invalid += decoded.invalid
         if records:
             try:
                 await asyncio.wait_for(
@@ -208,7 +277,7 @@ def otlp_handler(
                 log.warning("otlp: delivery of %d events failed: %s", len(records), exc)
                 return _answer(503, "", f"the broker did not acknowledge the events ({exc!r})")
         counters.events += len(records)
-        counters.skipped += spans - len(events)
+        counters.skipped += decoded.spans - decoded.events
         return _answer(200, content_type)
 
     return handle
@@ -223,14 +292,20 @@ def register_otlp(
 ) -> OtlpStats:
     """Add ``POST /v1/traces`` to an aiohttp application; returns its counters."""
     counters = stats if stats is not None else OtlpStats()
-    handler = otlp_handler(send, config or IngestConfig(), counters, meta)
+    config = config or IngestConfig()
+    budget = shared_budget(app, config.limits)
+    handler = otlp_handler(send, config, counters, meta, budget)
     app.router.add_post(TRACES_PATH, handler)
     return counters
 
 
 def mount_otlp_on_worker(faust_app: Any, settings: Any) -> OtlpStats:
     """``POST /v1/traces`` on the worker's web server, behind its token middleware."""
-    config = IngestConfig(topic=settings.topics.events, max_event_bytes=settings.max_event_bytes)
+    config = IngestConfig(
+        topic=settings.topics.events,
+        max_event_bytes=settings.max_event_bytes,
+        limits=settings.web_limits,
+    )
     sender = AiokafkaSender(settings.bootstrap, settings.security)
     web_app = faust_app.web.web_app
     stats = register_otlp(web_app, sender, config, meta=EventMeta.from_env())
@@ -249,21 +324,34 @@ async def serve_otlp(
     *,
     token: str | None = None,
     max_body_bytes: int | None = None,
+    allowed_host_names: tuple[str, ...] = (),
+    limits: ServerLimits | None = None,
     stop: asyncio.Event | None = None,
     ready: Callable[[int], None] | None = None,
 ) -> OtlpStats:
-    """Run a standalone receiver until ``stop`` is set (or the task is cancelled)."""
+    """Run a standalone receiver until ``stop`` is set (or the task is cancelled).
+
+    The worker's rules (``leakline.pipeline.core.web_auth``): the Host check against
+    DNS rebinding and the bearer token; the caller checks exposure (``check_exposure``)."""
+    limits = limits or ServerLimits()
     config = IngestConfig(
         topic=settings.topics.events,
         max_event_bytes=settings.max_event_bytes,
-        token=token,
-        **({"max_body_bytes": max_body_bytes} if max_body_bytes else {}),
+        limits=limits,
     )
+    if max_body_bytes:
+        config = replace(config, max_body_bytes=max_body_bytes)
     sender = AiokafkaSender(settings.bootstrap, settings.security)
     app = web.Application(client_max_size=config.max_body_bytes + 1)
+    hosts = allowed_hosts(host, allowed_host_names)
+    if hosts is not None:
+        app.middlewares.append(host_middleware(hosts))
+    if token:
+        app.middlewares.append(token_middleware(token))
     stats = register_otlp(app, sender, config, meta=EventMeta.from_env())
-    runner = web.AppRunner(app, access_log=None)
+    runner = GuardedAppRunner(app, limits, access_log=None)
     await runner.setup()
+    await DECODER.warm()
     site = web.TCPSite(runner, host, port)
     await site.start()
     bound = port
@@ -278,4 +366,5 @@ async def serve_otlp(
     finally:
         await runner.cleanup()
         await sender.stop()
+        DECODER.close()
     return stats

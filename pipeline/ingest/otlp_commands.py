@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import json
 import os
 import signal
@@ -18,18 +17,9 @@ from leakline.pipeline.core.command import (
     positive_int,
     settings_from_args,
 )
-from leakline.pipeline.core.errors import LeaklineError
-
-ENV_TOKEN = "LEAKLINE_WEB_TOKEN"  # the worker's web token: one secret for every HTTP door
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+from leakline.pipeline.core.http_limits import add_limit_args, limits_from_args
+from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN as ENV_TOKEN  # one secret, every door
+from leakline.pipeline.core.web_auth import check_exposure
 
 
 def add_otlp_receiver(subparsers: Any) -> None:
@@ -58,8 +48,16 @@ def add_otlp_receiver(subparsers: Any) -> None:
     p.add_argument(
         "--token",
         help=f"bearer token every request must carry (prefer ${ENV_TOKEN}: flags show in `ps`); "
-        "required when --host is not loopback",
+        "required when --host is not loopback, at least 16 characters",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        metavar="NAME",
+        help="also answer requests whose Host header is NAME (repeatable); others get 421, "
+        "so a page on a domain that resolves to this address (DNS rebinding) cannot post",
+    )
+    add_limit_args(p)
 
 
 def _stop_on_signals(stop: asyncio.Event) -> None:
@@ -72,12 +70,8 @@ def cmd_otlp_receiver(args: argparse.Namespace) -> int:
     from leakline.pipeline.ingest.otlp import TRACES_PATH, serve_otlp
 
     token = args.token or os.environ.get(ENV_TOKEN) or None
-    if token is None and not _loopback(args.host):
-        raise LeaklineError(
-            f"--host {args.host} is reachable from other machines and no token is set",
-            hint=f"set ${ENV_TOKEN} (exporters send it as OTEL_EXPORTER_OTLP_HEADERS="
-            "'Authorization=Bearer …'), or bind to 127.0.0.1",
-        )
+    check_exposure(args.host, token)  # the worker's rules: a token beyond loopback, 16+ chars
+    limits = limits_from_args(args)
     settings = settings_from_args(args)
 
     def ready(port: int) -> None:
@@ -92,6 +86,8 @@ def cmd_otlp_receiver(args: argparse.Namespace) -> int:
             args.port,
             token=token,
             max_body_bytes=args.max_body_bytes,
+            allowed_host_names=tuple(args.allowed_host or ()),
+            limits=limits,
             stop=stop,
             ready=ready,
         )

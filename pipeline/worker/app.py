@@ -156,6 +156,9 @@ def build_app(
         )
         hosts = allowed_hosts(settings.web_host, settings.web_allowed_hosts)
         attach(app, live, settings.web_token, hosts)
+        from leakline.pipeline.core.http_guard import guard_faust_web
+
+        guard_faust_web(app, settings.web_limits)  # connection cap, header/idle timeouts
         mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
         from leakline.pipeline.ingest.otlp import mount_otlp_on_worker
 

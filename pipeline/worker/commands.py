@@ -22,6 +22,7 @@ from leakline.pipeline.core.command import (
     settings_from_args,
 )
 from leakline.pipeline.core.config import MAX_EVENT_BYTES
+from leakline.pipeline.core.http_limits import add_limit_args, limits_from_args
 
 
 def add_worker(subparsers: Any) -> None:
@@ -115,6 +116,7 @@ def add_worker(subparsers: Any) -> None:
         metavar="TOKEN",
         help="bearer token for every route (prefer $LEAKLINE_WEB_TOKEN: flags show in `ps`)",
     )
+    add_limit_args(web)
     p.add_argument(
         "--classifier-threshold",
         type=ratio,
@@ -165,6 +167,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_host=args.web_host,
         web_allowed_hosts=tuple(args.web_allowed_host or ()),
         web_port=args.web_port,
+        web_limits=limits_from_args(args),
         web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
         classifier_threshold=args.classifier_threshold,
         classifier_models_dir=args.models_dir,

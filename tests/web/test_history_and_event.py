@@ -349,7 +349,7 @@ def test_store_history_and_event_lookup_on_a_real_store(tmp_path: Path) -> None:
 
 
 def test_a_query_token_opens_the_event_page_but_not_its_data() -> None:
-    from leakline.pipeline.live.web.auth import token_middleware
+    from leakline.pipeline.core.web_auth import token_middleware
 
     token = "event-page-token-0123456789"
     state = LiveState(

@@ -11,10 +11,10 @@ import pytest
 from aiohttp import web
 
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.web_auth import token_middleware
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import OTHER, UNKNOWN_KEY, SampleRing, StatsRecord
 from leakline.pipeline.live.web import LiveState, check_exposure, is_loopback
-from leakline.pipeline.live.web.auth import token_middleware
 from leakline.pipeline.live.web.views import install, page_html
 
 TOKEN = "t0k3n-for-tests-0123456789"

@@ -30,6 +30,8 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from leakline.client import EventMeta, build_event
 from leakline.client.event import hash_user
 from leakline.client.metadata import parse_tags
@@ -65,10 +67,12 @@ def attributes(raw: Any) -> dict[str, Any]:
 
 
 def _json(value: Any) -> Any:
+    """A JSON-string attribute, parsed; left as text when it is not JSON. orjson refuses
+    nesting past 1024 levels with an error where ``json`` recursed (RecursionError)."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except ValueError:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
             return value
     return value
 
@@ -340,7 +344,7 @@ def events_from_otlp(
     payload: bytes | str | Mapping[str, Any], meta: EventMeta | None = None
 ) -> Iterator[dict[str, Any]]:
     """Every GenAI chat span of an OTLP/JSON ``ExportTraceServiceRequest`` as an event."""
-    data = json.loads(payload) if isinstance(payload, bytes | str) else payload
+    data = orjson.loads(payload) if isinstance(payload, bytes | str) else payload
     for resource_spans in data.get("resourceSpans") or []:
         resource = (resource_spans.get("resource") or {}).get("attributes")
         for scope in resource_spans.get("scopeSpans") or []:
@@ -410,11 +414,17 @@ async def relay_otlp(
                 for record in records:
                     counts["records"] += 1
                     try:
-                        data = json.loads(record.value or b"{}")
+                        data = orjson.loads(record.value or b"{}")
                         events, spans = _events_and_spans(data, meta)
-                    except (ValueError, TypeError, AttributeError) as exc:
+                    except (ValueError, TypeError, AttributeError, RecursionError) as exc:
+                        # a poison pill is counted and skipped; the records after it go on
                         counts["unreadable"] += 1
-                        log.warning("skipping an unreadable OTLP record: %s", exc)
+                        log.warning(
+                            "skipping an unreadable OTLP record (%s offset %d): %s",
+                            record.topic,
+                            record.offset,
+                            type(exc).__name__,
+                        )
                         continue
                     counts["spans"] += spans
                     counts["skipped"] += spans - len(events)  # no content: counted, not sent

@@ -1,4 +1,5 @@
-"""Who may read the dashboard and /metrics: loopback by default, a bearer token beyond.
+"""Who may use the HTTP servers (the worker's dashboard, /metrics, /ingest, /v1/traces, and
+the standalone otlp-receiver): loopback by default, a bearer token beyond.
 
 Two more rules, for browsers:
 
@@ -51,8 +52,8 @@ def check_exposure(host: str, token: str | None) -> None:
         )
     if not is_loopback(host) and not token:
         raise LeaklineError(
-            f"refusing to serve the dashboard and /metrics on {host} without a token",
-            hint=f"set ${ENV_WEB_TOKEN} (or --web-token), or bind to 127.0.0.1 with --web-host",
+            f"refusing to serve HTTP on {host} without a token",
+            hint=f"set ${ENV_WEB_TOKEN} (or the --web-token/--token flag), or bind to 127.0.0.1",
         )
 
 
