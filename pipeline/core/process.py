@@ -23,8 +23,8 @@ from leakline.pipeline.core.contract import ContractError, Rejection, decode_eve
 from leakline.pipeline.core.gc_pause import paused_gc
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.redact import Redactor, json_safe
-from leakline.pipeline.core.rows import RowBuilder, keep_text
+from leakline.pipeline.core.redact import Redactor, json_safe, safe_id
+from leakline.pipeline.core.rows import RowBuilder, keep_text, safe_ts
 
 log = logging.getLogger("leakline.process")
 
@@ -213,13 +213,15 @@ def process_batch(
         )
         if verdict.leaking and safe is not None:
             v = exchange.versions
+            # the id and time as the row stores them: a client's string can hold a secret
+            event_id = safe_id(exchange.event_id, result.rows.redactor)
             result.samples.append(
                 Sample(
-                    key=exchange.event_id.encode(),
+                    key=event_id.encode(),
                     value=_sample_payload(
                         {
-                            "event_id": exchange.event_id,
-                            "ts": event.get("ts"),
+                            "event_id": event_id,
+                            "ts": safe_ts(event.get("ts")),
                             "api": exchange.api,
                             "stream": exchange.stream,
                             "engine": {"name": v.engine_name, "version": v.engine_version},
