@@ -52,6 +52,7 @@ __all__ = [
     "redact_findings",
     "safe_id",
     "safe_label",
+    "safe_reason",
     "secret_name",
 ]
 
@@ -1365,3 +1366,32 @@ def safe_id(value: str, redactor: Redactor | None = None) -> str:
     if not redactor.rules or (_ID_CHARS.fullmatch(value) and not _ID_RISK.search(value)):
         return value
     return redactor.redact_text(value)
+
+
+# ------------------------------------------------------------------ reasons
+
+# Why a payload was refused (a dead letter's reason, a schema message) quotes the value that
+# failed: it is read by operators in `leakline dlq`, logs and metrics' examples, so it is
+# redacted, a long quoted value keeps only its start, and the whole is capped.
+REASON_MAX_CHARS = 300
+_QUOTED_KEEP = 24
+# a quoted value longer than _QUOTED_KEEP, to its closing quote or as far as it runs
+# (possessive, and never failing once past the kept part: linear on any input)
+_QUOTED_CHAR = r"(?:(?!\1)[^\\\n]|\\.)"
+_QUOTED = re.compile(rf"(['\"])({_QUOTED_CHAR}{{{_QUOTED_KEEP}}}){_QUOTED_CHAR}*+\1?")
+
+
+def _shorten_quoted(m: re.Match[str]) -> str:
+    return m.group(1) + m.group(2) + _ELLIPSIS + m.group(1)
+
+
+def safe_reason(reason: str, redactor: Redactor | None = None) -> str:
+    """A reason as it may be published, logged or shown: redacted, quoted values cut to
+    their first characters, at most ``REASON_MAX_CHARS``."""
+    redactor = redactor if redactor is not None and redactor.rules else _DEFAULT
+    # redacted before quoted values are cut, so that a secret is replaced, not cut in two
+    text = redactor.redact_text(reason[: 64 * REASON_MAX_CHARS])
+    text = _QUOTED.sub(_shorten_quoted, text)
+    if len(text) > REASON_MAX_CHARS:
+        text = text[: REASON_MAX_CHARS - 1] + _ELLIPSIS
+    return redactor.redact_text(text)  # a cut can leave part of a secret: its guard drops it

@@ -22,6 +22,7 @@ from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
 from leakline.pipeline.core.kafka_io import client_options
 from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
+from leakline.pipeline.core.redact import safe_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,9 @@ def _decode(message: Any) -> DeadLetterRecord:
     reason = headers.get(REASON_HEADER) or b""
     return DeadLetterRecord(
         source=source.decode(errors="replace"),
-        reason=reason.decode(errors="replace"),
+        # letters written before reasons were made safe (or by another producer) can
+        # quote the raw value: shown redacted and cut like new ones
+        reason=safe_reason(reason.decode(errors="replace")),
         payload=message.value or b"",
         timestamp_ms=message.timestamp,
         partition=message.partition,
