@@ -6,8 +6,8 @@ worker's). A log line is read, shipped and kept by people and systems that never
 store, so at every level:
 
 - an argument that is a payload (bytes, a dict, a list) is replaced by its size;
-- a long text argument and any other non-scalar one are shown redacted and cut to 200
-  characters;
+- a text argument over 200 characters is a payload too (an event as JSON): its length;
+- any other non-scalar argument is shown as its text, redacted and cut;
 - the message and an attached traceback are redacted and capped.
 
 It is installed as the record factory (``install``): records are only made for enabled
@@ -34,6 +34,15 @@ _SAFE = "leakline_safe"  # set on a record once made safe
 TEMPLATE = "leakline_template"  # the message before formatting: what repeats are keyed on
 
 
+class _Summary(str):
+    """What stands for a payload: printed the same by %s and %r."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _cut(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
@@ -45,16 +54,15 @@ def safe_arg(value: Any) -> Any:
     if isinstance(value, str):
         if len(value) <= ARG_MAX_CHARS:
             return value  # the whole message is redacted once formatted
-        # a long text is a payload (an event as JSON): its start at most, redacted
-        return _cut(_REDACTOR.redact_text(value[: 4 * ARG_MAX_CHARS]), ARG_MAX_CHARS)
+        return _Summary(f"<{len(value)} chars>")  # a long text is a payload (event JSON)
     if isinstance(value, bytes | bytearray | memoryview):
-        return f"<{len(value)} bytes>"
+        return _Summary(f"<{len(value)} bytes>")
     if isinstance(value, dict | list | tuple | set) and not hasattr(value, "_fields"):
-        return f"<{type(value).__name__} of {len(value)}>"
+        return _Summary(f"<{type(value).__name__} of {len(value)}>")
     try:
         text = str(value)
     except Exception:  # a hostile __str__: the type is enough
-        return f"<{type(value).__name__}>"
+        return _Summary(f"<{type(value).__name__}>")
     return _cut(_REDACTOR.redact_text(_cut(text, 4 * ARG_MAX_CHARS)), ARG_MAX_CHARS)
 
 
@@ -65,8 +73,10 @@ def safe_record(record: logging.LogRecord) -> logging.LogRecord:
     args = record.args
     setattr(record, TEMPLATE, record.msg)
     if args:
-        if isinstance(args, dict):
+        if isinstance(args, dict) and "%(" in str(record.msg):
             args = {k: safe_arg(v) for k, v in args.items()}
+        elif isinstance(args, dict):  # log("%r", a_dict): logging made the dict the args
+            args = (safe_arg(args),)
         else:
             args = tuple(safe_arg(a) for a in args)
     try:
