@@ -538,10 +538,12 @@ _API_KEY_SCANS = (
 
 # Member names that say secret, compared once lower-cased and without ``_ - . `` and
 # spaces: the whole name, or its end (``openai_api_key``, ``DB_PASSWORD``,
-# ``x-goog-api-key``). ``token`` alone is a whole name only: ``max_tokens`` is not a secret.
+# ``x-goog-api-key``). ``token``, ``pass`` and ``pin`` are not secret names here: a
+# finding's ``token`` is the delimiter it saw (``</think>``), and an LLM request counts
+# tokens; ``access_token`` and the like are (their ends below).
 SECRET_NAMES = frozenset(
     {
-        "token", "pwd", "pass", "passphrase", "pin", "cookie", "setcookie", "authorization",
+        "pwd", "passphrase", "cookie", "setcookie", "authorization",
         "proxyauthorization", "credential", "credentials", "xapikey", "apikey", "secret",
         "비밀번호", "密码", "密钥", "口令",
     }

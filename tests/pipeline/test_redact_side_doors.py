@@ -68,7 +68,7 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 
 @pytest.mark.parametrize(
     "name", ["password", "api_key", "x-api-key", "OPENAI_API_KEY", "client_secret", "Cookie",
-             "Authorization", "db.password", "refresh_token", "token", "비밀번호"]
+             "Authorization", "db.password", "refresh_token", "id_token", "비밀번호"]
 )  # fmt: skip
 def test_secret_names(name: str) -> None:
     assert secret_name(name)
@@ -76,7 +76,7 @@ def test_secret_names(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name", ["max_tokens", "tokens", "prompt_tokens", "name", "key", "keyword", "secretary",
-             "passage", "token_count", "pinned", "author"]
+             "passage", "token_count", "pinned", "author", "token", "pass", "pin"]
 )  # fmt: skip
 def test_ordinary_names(name: str) -> None:
     assert not secret_name(name)
