@@ -1347,17 +1347,18 @@ def safe_label(value: str) -> str:
 
 # An id (the event id) is unique per event, so no memo helps and a full redaction costs
 # ~45 us: far over the worker's per-event budget. An id of the usual characters can only
-# hold a secret through one of these: a run of 7+ digits and separators not glued to a
-# letter or digit (every number scan refuses those neighbours: phone, card, national id),
+# hold a secret through one of these: a run of 7+ digits and separators at the start or
+# after a ``:`` (every number scan refuses a letter, digit, ``_ - .`` before its first
+# digit, and a letter or digit after it: phone, card, national id),
 # an IBAN's country and check digits, a provider key or JWT prefix, a name-colon
 # assignment, 40 base64 characters (an AWS secret). Any other character (``@``, ``+``,
-# spaces, ``=``, non-ASCII) sends the id through the full redaction. About 4% of random
-# hex ids hit a digit run and take the full pass too (``tests/pipeline/test_redact_side_doors``).
+# spaces, ``=``, non-ASCII) sends the id through the full redaction. About 2% of random
+# UUIDs hit a digit run and take the full pass too (``tests/pipeline/test_redact_side_doors``).
 _ID_CHARS = re.compile(r"[A-Za-z0-9_\-:.]{1,256}", re.ASCII)
 _ID_RISK = re.compile(
-    r"(?<![0-9A-Za-z])\d[\d\-.:]{5,}\d(?![0-9A-Za-z_])|[A-Z]{2}\d\d"
+    r"(?<![0-9A-Za-z_\-.])\d[\d\-.:]{5,}\d(?![0-9A-Za-z_])|[A-Z]{2}\d\d"
     r"|sk-|sk_|rk_|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|xox|AIza|hf_|glpat-|eyJ"
-    r"|(?i:passw(?:or)?d|pwd|secret|token|key):|[A-Za-z0-9]{40}",
+    r"|(?i:passw(?:or)?d|pwd|secret|token|key):|(?<![A-Za-z0-9])[A-Za-z0-9]{40}",
     re.ASCII,
 )
 
