@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    from leakline.pipeline.core import safe_logging
+
+    safe_logging.install()  # no log line carries an event, at any level
     try:
         return int(args.func(args) or 0)
     except LeaklineError as exc:

@@ -45,6 +45,30 @@ _FINISH = {
 }
 
 
+# Stored vocabularies of the free-form request and response words that become columns
+# (``finish_reason``, ``reasoning_effort``, ``tool_choice``): the client or the engine
+# writes them, so a column keeps a known word and stores anything else as ``other``
+# (issue 36: a word of the client's choosing is a side door for a secret).
+OTHER = "other"
+FINISH_REASONS = frozenset(
+    set(_FINISH.values())
+    | {"error", "abort", "incomplete", "failed", "cancelled", "timeout", "recitation",
+       "safety", "model_context_window_exceeded", "unknown"}
+)  # fmt: skip
+REASONING_EFFORTS = frozenset(
+    {"none", "minimal", "low", "medium", "high", "xhigh", "max", "auto", "default"}
+)
+TOOL_CHOICES = frozenset({"auto", "none", "required", "named", "default", "no_tools"})
+
+
+def in_vocabulary(value: str, words: frozenset[str]) -> str:
+    """``value`` lower-cased when it is one of ``words``, else ``"other"``."""
+    if value in words:
+        return value
+    lowered = value.lower() if len(value) <= 64 else ""
+    return lowered if lowered in words else OTHER
+
+
 def _d(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 

@@ -23,8 +23,8 @@ from leakline.pipeline.core.contract import ContractError, Rejection, decode_eve
 from leakline.pipeline.core.gc_pause import paused_gc
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.redact import Redactor, json_safe
-from leakline.pipeline.core.rows import RowBuilder, keep_text
+from leakline.pipeline.core.redact import Redactor, json_safe, safe_id, safe_reason
+from leakline.pipeline.core.rows import RowBuilder, keep_text, safe_ts
 
 log = logging.getLogger("leakline.process")
 
@@ -189,11 +189,11 @@ def process_batch(
                 _sight(result, exchange)
         except ContractError as exc:
             # too large to dead-letter whole (a record near the Kafka limit): a reference
-            dead = DeadLetter(record.key, record.value, exc.reason, record.origin)
+            dead = DeadLetter(record.key, record.value, safe_reason(exc.reason), record.origin)
             result.dead_letters.append(dead.fitted())
             continue
         except Exception as exc:  # a bug in normalise/detectors must not stop the stream
-            reason = f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}"[:500]
+            reason = safe_reason(f"{Rejection.INTERNAL}: {type(exc).__name__}: {exc}")
             result.dead_letters.append(DeadLetter(record.key, record.value, reason, record.origin))
             continue
         decoded.append((record, event, exchange, verdict, clean_keep))
@@ -213,13 +213,15 @@ def process_batch(
         )
         if verdict.leaking and safe is not None:
             v = exchange.versions
+            # the id and time as the row stores them: a client's string can hold a secret
+            event_id = safe_id(exchange.event_id, result.rows.redactor)
             result.samples.append(
                 Sample(
-                    key=exchange.event_id.encode(),
+                    key=event_id.encode(),
                     value=_sample_payload(
                         {
-                            "event_id": exchange.event_id,
-                            "ts": event.get("ts"),
+                            "event_id": event_id,
+                            "ts": safe_ts(event.get("ts")),
                             "api": exchange.api,
                             "stream": exchange.stream,
                             "engine": {"name": v.engine_name, "version": v.engine_version},

@@ -35,6 +35,7 @@ from leakline.pipeline.core.memo import remember
 __all__ = [
     "DEFAULT_RULES",
     "RULES",
+    "SECRET_PLACEHOLDER",
     "Edit",
     "Finds",
     "Needs",
@@ -49,7 +50,10 @@ __all__ = [
     "luhn_ok",
     "redact_exchange",
     "redact_findings",
+    "safe_id",
     "safe_label",
+    "safe_reason",
+    "secret_name",
 ]
 
 # ------------------------------------------------------------------ validators
@@ -72,14 +76,14 @@ _NON_DIGIT = re.compile(r"\D+")
 
 
 def _card_ok(match: str) -> bool:
-    """13-19 digits, an issuer prefix 2-6, the Luhn check, one kind of separator in groups of 3+."""
+    """13-19 digits, an issuer prefix 2-6, the Luhn check, and digit groups of 3+ between
+    separators of any mix (``4111 1111-1111.1111``: a hand-typed number mixes them; the
+    Luhn check, 1 in 10 of random digits, keeps ordinary numbers out)."""
     digits = _NON_DIGIT.sub("", match)
     if not 13 <= len(digits) <= 19 or digits[0] not in "23456":
         return False
-    seps = {ch for ch in match if not ch.isdigit()}
-    if len(seps) > 1:
-        return False
-    if seps and min(len(g) for g in match.split(seps.pop())) < 3:
+    groups = [g for g in _NON_DIGIT.split(match) if g]
+    if len(groups) > 1 and min(len(g) for g in groups) < 3:
         return False
     return luhn_ok(digits)
 
@@ -195,6 +199,8 @@ class Scan:
     min_digits: int = 0
     lead: str = ""
     needs: Needs | Finds | None = None
+    # sees the whole match when the validator's text is not enough (a member's name)
+    accept: Callable[[re.Match[str]], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +278,8 @@ _PHONE_SCANS = (
     _phone(r"\(", r"[2-9]\d{2}\) ?[2-9]\d{2}[ .\-]\d{4}", 10, r"[0-9A-Za-z_]", "("),
 )
 
-_CARD_SCANS = (Scan(_num(r"[2-6]", r"(?:[ \-]?\d){12,18}"), _card_ok, min_digits=13),)
+# up to three separators between digits, of any mix ("4111 - 1111.1111 1111")
+_CARD_SCANS = (Scan(_num(r"[2-6]", r"(?:[ .\-]{0,3}\d){12,18}"), _card_ok, min_digits=13),)
 
 
 def _has_classes(value: str) -> bool:
@@ -316,16 +323,35 @@ _AWS_SECRET_SCANS = (
 )
 
 
+# dashes other than the ASCII hyphen: hyphen, non-breaking hyphen, figure dash, en dash,
+# em dash, minus sign, small and full-width hyphen-minus
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d"
+
+
 def _valid_yymmdd(digits: str) -> bool:
     month, day = int(digits[2:4]), int(digits[4:6])
     return 1 <= month <= 12 and 1 <= day <= 31
 
 
+_RRN_WEIGHTS = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+
+
+def _kr_rrn_check(digits: str) -> bool:
+    """The check digit numbers issued before October 2020 carry."""
+    total = sum(int(d) * w for d, w in zip(digits, _RRN_WEIGHTS, strict=False))
+    return (11 - total % 11) % 10 == int(digits[12])
+
+
 def _kr_rrn_ok(match: str) -> bool:
-    """YYMMDD-GNNNNNN: a real month and day, and a gender/century digit 1-8. The check digit
-    is not tested: numbers issued since October 2020 no longer have one."""
+    """YYMMDD-GNNNNNN: a real month and day, and a gender/century digit 1-8. With a
+    separator (hyphen, space, any dash) the check digit is not tested: numbers issued since
+    October 2020 no longer have one. Thirteen bare digits also need the check digit: a
+    millisecond timestamp or a barcode can look like a date and a gender digit, and only
+    1 in 10 of those passes it (newer numbers written without a separator are missed)."""
     digits = _NON_DIGIT.sub("", match)
-    return len(digits) == 13 and _valid_yymmdd(digits) and digits[6] in "12345678"
+    if len(digits) != 13 or not _valid_yymmdd(digits) or digits[6] not in "12345678":
+        return False
+    return len(match) > 13 or _kr_rrn_check(digits)
 
 
 def _us_ssn_ok(match: str) -> bool:
@@ -335,8 +361,14 @@ def _us_ssn_ok(match: str) -> bool:
 
 
 _NATIONAL_ID_SCANS = (
-    # Korean resident registration number: 900101-1234567
-    Scan(_num(r"\d", r"\d{5}-\d{7}"), _kr_rrn_ok, min_digits=13),
+    # Korean resident registration number: 900101-1234567, 900101 1234567, 9001011234567
+    Scan(_num(r"\d", r"\d{5}[ \-]?\d{7}"), _kr_rrn_ok, min_digits=13),
+    # ... with a full-width hyphen or another dash (typed in a Korean IME): 900101－1234567
+    Scan(
+        re.compile(f"\\d(?<!{_NUM_BEFORE}.)\\d{{5}} ?[{_DASHES}] ?\\d{{7}}{_NUM_AFTER}", re.ASCII),
+        _kr_rrn_ok,
+        needs=Finds(_DASHES, re.compile(f"\\d{{6}} ?[{_DASHES}]", re.ASCII)),
+    ),
     # US social security number: 123-45-6789 (dashes or spaces, one kind)
     Scan(_num(r"\d", r"\d{2}([ \-])\d{2}\1\d{4}"), _us_ssn_ok, min_digits=9),
 )
@@ -438,32 +470,56 @@ _ASSIGNED_NAMES = (
     "口令",
 )
 
+_PROVIDER_KEYS = (
+    r"(?:sk-[A-Za-z0-9_\-]{20,}"
+    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
+    r"|xox[abposr]-[A-Za-z0-9\-]{10,}"
+    r"|AIza[0-9A-Za-z_\-]{35}"
+    r"|hf_[A-Za-z0-9]{30,}"
+    r"|glpat-[A-Za-z0-9_\-]{20,}"
+    r")(?![A-Za-z0-9_\-])"
+)
+# every key is 15+ of these characters (the shortest: xoxb- and 10 more)
+_KEY_NEEDS = Needs("k" * 15, {"k": _ALNUM + "_-"}, within=True)
+
+
+def _glued_key_ok(match: str) -> bool:
+    """A key glued to the word before it (``mykeysk-proj-...``, ``tokenghp_...``): only
+    the key part is replaced, and it must look random, mixing letters and digits in its
+    body, AWS-style upper case and digits included (``risk-assessment-framework-2024`` is
+    ``sk-assessment-...`` after ``ri``, and is not a key: no upper case)."""
+    body = match[4:]
+    if not any(ch.isdigit() for ch in body):
+        return False
+    return match[:4] in ("AKIA", "ASIA", "ABIA", "ACCA") or _has_classes(body)
+
+
 _API_KEY_SCANS = (
     Scan(
-        re.compile(
-            r"(?<![A-Za-z0-9_\-])"
-            r"(?:sk-[A-Za-z0-9_\-]{20,}"
-            r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
-            r"|(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}"
-            r"|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
-            r"|xox[abposr]-[A-Za-z0-9\-]{10,}"
-            r"|AIza[0-9A-Za-z_\-]{35}"
-            r"|hf_[A-Za-z0-9]{30,}"
-            r"|glpat-[A-Za-z0-9_\-]{20,}"
-            r")(?![A-Za-z0-9_\-])"
-        ),
+        re.compile(r"(?<![A-Za-z0-9_\-])" + _PROVIDER_KEYS),
         _key_ok,
         starts=_PROVIDER_PREFIXES,
-        # every key is 15+ of these characters (the shortest: xoxb- and 10 more)
-        needs=Needs("k" * 15, {"k": _ALNUM + "_-"}, within=True),
+        needs=_KEY_NEEDS,
+    ),
+    # glued to a preceding word or identifier ("apikeysk-...", "token=Xghp_..."); the
+    # look-behind of the scan above refuses these
+    Scan(
+        re.compile(r"(?<=[A-Za-z0-9_\-])" + _PROVIDER_KEYS),
+        _glued_key_ok,
+        starts=_PROVIDER_PREFIXES,
+        needs=_KEY_NEEDS,
     ),
     # key = value, "api_key": "value", OPENAI_API_KEY=value, 비밀번호: value, 密码：value
     Scan(
         re.compile(
-            r"(?i)(?:(?<![A-Za-z0-9])"
-            r"(?:api[_\- ]?key|apikey|access[_\-]?key|secret[_\-]?key|private[_\-]?key"
+            # long names may be glued to a word before them (dbpassword=, myapikey=)
+            r"(?i)(?:(?:api[_\-]?key|access[_\-]?key|secret[_\-]?key|private[_\-]?key"
             r"|access[_\-]?token|auth[_\-]?token|refresh[_\-]?token|client[_\-]?secret"
-            r"|password|passwd|pwd|secret|token|api ?키)"
+            r"|password|passwd)"
+            # short ones only as words ("bypass", "tokens")
+            r"|(?<![A-Za-z0-9])(?:api key|pwd|secret|token|api ?키)"
             # CJK text has no spaces: these names may follow anything
             r"|비밀번호|密码|密钥|口令)"
             r"[\"']?[ \t]{0,3}[:=：][ \t]{0,3}[\"']?"
@@ -477,6 +533,54 @@ _API_KEY_SCANS = (
         needs=Finds(
             ":=：", re.compile(r"[:=：][ \t]{0,3}[\"']?[A-Za-z0-9_\-.+/=~!@#$%^&*?:|\\]{8}")
         ),
+    ),
+)
+
+# Member names that say secret, compared once lower-cased and without ``_ - . `` and
+# spaces: the whole name, or its end (``openai_api_key``, ``DB_PASSWORD``,
+# ``x-goog-api-key``). ``token``, ``pass`` and ``pin`` are not secret names here: a
+# finding's ``token`` is the delimiter it saw (``</think>``), and an LLM request counts
+# tokens; ``access_token`` and the like are (their ends below).
+SECRET_NAMES = frozenset(
+    {
+        "pwd", "passphrase", "cookie", "setcookie", "authorization",
+        "proxyauthorization", "credential", "credentials", "xapikey", "apikey", "secret",
+        "비밀번호", "密码", "密钥", "口令",
+    }
+)  # fmt: skip
+SECRET_NAME_ENDS = (
+    "password", "passwd", "secret", "apikey", "accesskey", "secretkey", "privatekey",
+    "accesstoken", "refreshtoken", "authtoken", "idtoken", "sessiontoken", "apitoken",
+    "bearertoken", "csrftoken", "authkey", "signingkey", "encryptionkey", "clientsecret",
+)  # fmt: skip
+_NAME_JOINERS = str.maketrans("", "", "_-. ")
+SECRET_PLACEHOLDER = "[REDACTED]"
+
+
+def secret_name(name: str) -> bool:
+    """Whether a member name says its value is a secret (the value is replaced whole)."""
+    if len(name) > 64:
+        return False
+    key = name.lower().translate(_NAME_JOINERS)
+    return key in SECRET_NAMES or key.endswith(SECRET_NAME_ENDS)
+
+
+def _member_ok(m: re.Match[str]) -> bool:
+    """A quoted member whose name says secret, with a value that is not blank."""
+    return secret_name(m.group("name")) and bool(m.group("secret").strip())
+
+
+# a quoted member in JSON or a Python literal: "name": "value" / 'name': 'value'
+_MEMBER = re.compile(
+    r"[\"'](?P<name>[^\"'\n\\]{1,64})[\"'][ \t]{0,3}:[ \t]{0,3}"
+    r"[\"'](?P<secret>(?:[^\"'\n\\]|\\.){0,1024})[\"']"
+)
+
+_MEMBER_SCANS = (
+    Scan(
+        _MEMBER,
+        accept=_member_ok,
+        needs=Finds("\"'", re.compile(r"[\"'][ \t]{0,3}:[ \t]{0,3}[\"']")),
     ),
 )
 
@@ -527,9 +631,10 @@ RULES: dict[str, Rule] = {
         Rule(
             "api_key",
             "[API_KEY]",
-            _API_KEY_SCANS,
+            _API_KEY_SCANS + _MEMBER_SCANS,
             "provider keys (sk-, sk-ant-, AKIA, ghp_, xoxb-, AIza, hf_, glpat-) and the "
-            "values of api_key= / token: / password: / 비밀번호: / 密码: assignments",
+            "values of api_key= / token: / password: / 비밀번호: / 密码: assignments, and "
+            'whole values of quoted members named so ("x-api-key": "...")',
         ),
         Rule(
             "bearer",
@@ -970,6 +1075,8 @@ class Redactor:
                     start, end = m.span()
                 if scan.validator is not None and not scan.validator(text[start:end]):
                     continue
+                if scan.accept is not None and not scan.accept(m):
+                    continue
                 found.append((start, end, rank, rule))
         return found
 
@@ -1028,16 +1135,24 @@ class Redactor:
         kind = type(value)
         if kind is str:
             return self.redact_text(value)
-        if value is None or kind is bool or kind is float:
+        if value is None or kind is bool:
             return value
+        if kind is float:
+            return self._redact_float(value)
         if _depth > MAX_DETAIL_DEPTH:
             return _TOO_DEEP
         if kind is dict or isinstance(value, Mapping):
             text = self.redact_text
-            return {
-                text(k if type(k) is str else str(k)): self.redact_value(v, _depth + 1)
-                for k, v in value.items()
-            }
+            out = {}
+            for k, v in value.items():
+                name = k if type(k) is str else str(k)
+                # a member named like a secret is replaced whole, whatever its value
+                # looks like ("password": "hunter2" has no pattern to catch)
+                if secret_name(name) and v is not None and type(v) is not bool:
+                    out[text(name)] = SECRET_PLACEHOLDER
+                else:
+                    out[text(name)] = self.redact_value(v, _depth + 1)
+            return out
         if kind is list or kind is tuple:
             items = [self.redact_value(v, _depth + 1) for v in value]
             return items if kind is list else tuple(items)
@@ -1046,6 +1161,15 @@ class Redactor:
         if isinstance(value, str):
             return self.redact_text(value)
         return value
+
+    def _redact_float(self, value: float) -> float | str:
+        """A whole-number float is a number like an integer (``4111111111111111.0`` is a
+        card number): redacted like one. Fractions, small values and values beyond 19
+        digits (a float keeps 17 significant digits: no number format survives) stay."""
+        if -1_000_000 < value < 1_000_000 or not -1e19 < value < 1e19 or not value.is_integer():
+            return value
+        redacted = self._redact_int(int(value))
+        return value if type(redacted) is int else redacted
 
     def _redact_int(self, value: int) -> int | str:
         if -1_000_000 < value < 1_000_000:
@@ -1217,3 +1341,60 @@ def safe_label(value: str) -> str:
             _LABEL_MEMO, value, value if label_ok(value) else REDACTED_LABEL, _MEMO_ENTRIES
         )
     return hit
+
+
+# ------------------------------------------------------------------ ids
+
+# An id (the event id) is unique per event, so no memo helps and a full redaction costs
+# ~45 us: far over the worker's per-event budget. An id of the usual characters can only
+# hold a secret through one of these: a run of 7+ digits and separators at the start or
+# after a ``:`` (every number scan refuses a letter, digit, ``_ - .`` before its first
+# digit, and a letter or digit after it: phone, card, national id),
+# an IBAN's country and check digits, a provider key or JWT prefix, a name-colon
+# assignment, 40 base64 characters (an AWS secret). Any other character (``@``, ``+``,
+# spaces, ``=``, non-ASCII) sends the id through the full redaction. About 2% of random
+# UUIDs hit a digit run and take the full pass too (``tests/pipeline/test_redact_side_doors``).
+_ID_CHARS = re.compile(r"[A-Za-z0-9_\-:.]{1,256}", re.ASCII)
+_ID_RISK = re.compile(
+    r"(?<![0-9A-Za-z_\-.])\d[\d\-.:]{5,}\d(?![0-9A-Za-z_])|[A-Z]{2}\d\d"
+    r"|sk-|sk_|rk_|AKIA|ASIA|ABIA|ACCA|gh[pousr]_|github_pat_|xox|AIza|hf_|glpat-|eyJ"
+    r"|(?i:passw(?:or)?d|pwd|secret|token|key):|(?<![A-Za-z0-9])[A-Za-z0-9]{40}",
+    re.ASCII,
+)
+
+
+def safe_id(value: str, redactor: Redactor | None = None) -> str:
+    """An id as it may be stored and published: itself, or redacted when it holds a secret."""
+    redactor = redactor if redactor is not None else _DEFAULT
+    if not redactor.rules or (_ID_CHARS.fullmatch(value) and not _ID_RISK.search(value)):
+        return value
+    return redactor.redact_text(value)
+
+
+# ------------------------------------------------------------------ reasons
+
+# Why a payload was refused (a dead letter's reason, a schema message) quotes the value that
+# failed: it is read by operators in `leakline dlq`, logs and metrics' examples, so it is
+# redacted, a long quoted value keeps only its start, and the whole is capped.
+REASON_MAX_CHARS = 300
+_QUOTED_KEEP = 24
+# a quoted value longer than _QUOTED_KEEP, to its closing quote or as far as it runs
+# (possessive, and never failing once past the kept part: linear on any input)
+_QUOTED_CHAR = r"(?:(?!\1)[^\\\n]|\\.)"
+_QUOTED = re.compile(rf"(['\"])({_QUOTED_CHAR}{{{_QUOTED_KEEP}}}){_QUOTED_CHAR}*+\1?")
+
+
+def _shorten_quoted(m: re.Match[str]) -> str:
+    return m.group(1) + m.group(2) + _ELLIPSIS + m.group(1)
+
+
+def safe_reason(reason: str, redactor: Redactor | None = None) -> str:
+    """A reason as it may be published, logged or shown: redacted, quoted values cut to
+    their first characters, at most ``REASON_MAX_CHARS``."""
+    redactor = redactor if redactor is not None and redactor.rules else _DEFAULT
+    # redacted before quoted values are cut, so that a secret is replaced, not cut in two
+    text = redactor.redact_text(reason[: 64 * REASON_MAX_CHARS])
+    text = _QUOTED.sub(_shorten_quoted, text)
+    if len(text) > REASON_MAX_CHARS:
+        text = text[: REASON_MAX_CHARS - 1] + _ELLIPSIS
+    return redactor.redact_text(text)  # a cut can leave part of a secret: its guard drops it

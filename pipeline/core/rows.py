@@ -16,9 +16,22 @@ import pyarrow as pa
 
 from leakline.detectors import Exchange, Finding, Verdict
 from leakline.detectors.structured_fields import slot_values
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.core.normalise import (
+    FINISH_REASONS,
+    REASONING_EFFORTS,
+    TOOL_CHOICES,
+    in_vocabulary,
+    normalise,
+)
 from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.redact import Redactor, SafeText, json_safe, safe_label
+from leakline.pipeline.core.redact import (
+    Redactor,
+    SafeText,
+    json_safe,
+    safe_id,
+    safe_label,
+    secret_name,
+)
 from leakline.pipeline.core.request_config import DIMENSION_COLUMNS, dimensions
 from leakline.pipeline.core.versions import VERSION_COLUMNS
 
@@ -107,6 +120,22 @@ SAMPLE_SCHEMA = pa.schema(
 
 # a larger event is not kept whole (its row still holds the text and findings)
 EVENT_JSON_MAX_BYTES = 1 << 20
+# Integer and float columns hold counts and times, bounded to what they can be: a client
+# that puts a card number (16 digits) or a phone number (10+) in ``thinking_budget`` or
+# ``usage`` gets NULL stored. The largest context windows are 10M tokens; a gateway call
+# lasts less than a day; a remediation retries a handful of times.
+MAX_TOKENS = 10_000_000
+MAX_LATENCY_MS = 86_400_000.0
+MAX_ATTEMPTS = 1_000
+# the event's members that ``event_json`` keeps (the contract's properties): anything else
+# at the top level is not part of an exchange and is not stored
+EVENT_MEMBERS = frozenset(
+    {
+        "event_id", "ts", "api", "stream", "request", "response", "chunks", "engine", "model",
+        "chat_template", "parsers", "gateway", "client", "remediation", "tags", "usage",
+        "latency_ms",
+    }
+)  # fmt: skip
 # event fields the row stores in columns of their own (ids, times, versions): not redacted
 # as text (a version that looks like a phone number must survive), but every string in them
 # must pass ``safe_label`` like the columns do (``_safe_plain``)
@@ -202,7 +231,7 @@ def parse_ts(value: Any, fallback: datetime) -> datetime:
 
 
 def _latency(value: Any) -> float | None:
-    ok = type(value) in (int, float) and value >= 0 and value == value
+    ok = type(value) in (int, float) and 0 <= value <= MAX_LATENCY_MS
     return float(value) if ok else None
 
 
@@ -306,11 +335,15 @@ class RowBuilder:
         tags_json = self._tags(event)
         tool_finish = exchange.finish_reason == "tool_calls" and bool(exchange.tool_calls)
         dims = dimensions(exchange)
+        # free-form words the client or engine chose: a known word or "other"
+        dims["reasoning_effort"] = in_vocabulary(dims["reasoning_effort"], REASONING_EFFORTS)
+        dims["tool_choice"] = in_vocabulary(dims["tool_choice"], TOOL_CHOICES)
+        dims["thinking_budget"] = _int_or_none(dims["thinking_budget"], MAX_TOKENS)
         usage = event.get("usage")
         usage = usage if isinstance(usage, dict) else {}
         kept = safe is not None and stored
         row = (
-            exchange.event_id,
+            safe_id(exchange.event_id, self.redactor),
             parse_ts(event.get("ts"), now),
             now,
             exchange.api,
@@ -319,10 +352,10 @@ class RowBuilder:
             bool(exchange.stop),
             exchange.structured,
             exchange.has_tools,
-            exchange.finish_reason or UNKNOWN,
+            in_vocabulary(exchange.finish_reason or UNKNOWN, FINISH_REASONS),
             exchange.request_key,
             exchange.reasoning_field,
-            exchange.client_reasoning_field,
+            _label_or_none(exchange.client_reasoning_field),
             exchange.renders_phases,
             exchange.stream_facts.chunk_count if exchange.stream else None,
             first_leak_chunk(exchange, verdict) if findings else None,
@@ -339,8 +372,8 @@ class RowBuilder:
             classifier_version,
             _label_or_none(rem.get("action")),
             _label_or_none(rem.get("outcome")),
-            _int_or_none(rem.get("attempts")),
-            _int_or_none(rem.get("extra_tokens")),
+            _int_or_none(rem.get("attempts"), MAX_ATTEMPTS),
+            _int_or_none(rem.get("extra_tokens"), MAX_TOKENS),
             stored,
             safe.visible_text if kept else None,  # type: ignore[union-attr]
             safe.reasoning_text if kept else None,  # type: ignore[union-attr]
@@ -353,9 +386,9 @@ class RowBuilder:
             *[dims[name] for name in DIMENSION_COLUMNS],
             self._slots(exchange) if stored and exchange.response_format is not None else None,
             tags_json,
-            _int_or_none(usage.get("prompt_tokens")),
-            _int_or_none(usage.get("completion_tokens")),
-            _int_or_none(usage.get("reasoning_tokens")),
+            _int_or_none(usage.get("prompt_tokens"), MAX_TOKENS),
+            _int_or_none(usage.get("completion_tokens"), MAX_TOKENS),
+            _int_or_none(usage.get("reasoning_tokens"), MAX_TOKENS),
             _latency(event.get("latency_ms")),
             verdict.cut or None,
         )
@@ -410,6 +443,8 @@ def stored_event_json(
 def _event_json(
     event: dict[str, Any], redactor: Redactor, exchange: Exchange | None, safe: SafeText | None
 ) -> str | None:
+    if not EVENT_MEMBERS.issuperset(event):  # unknown top-level members are not kept
+        event = {k: v for k, v in event.items() if k in EVENT_MEMBERS}
     plain = _safe_plain(event, redactor) if redactor.enabled else {}
     changed = _may_need_redaction(event, redactor)
     if changed:
@@ -476,6 +511,9 @@ def _may_need_redaction(event: dict[str, Any], redactor: Redactor) -> bool:
     fresh = list(dict.fromkeys([p for p in pieces if p not in known]))
     if not fresh:
         return False
+    # a member named like a secret is replaced whole whatever its value: never cached clean
+    if any(secret_name(p) for p in fresh):
+        return True
     joined = "\x00".join(fresh)
     # cut guards look at a string's own start and end: leave those to the full pass
     if "\u2026" in joined or redactor.redact(joined).changed:
@@ -562,6 +600,12 @@ def _collect_strings_deep(value: Any, out: list[str], depth: int) -> bool:
     return True
 
 
+def safe_ts(value: Any) -> str | None:
+    """The event's ``ts`` when it is a time (the contract does not check the format), else
+    None: published samples carry it as the client wrote it."""
+    return value if type(value) is str and _is_time(value) else None
+
+
 def _is_time(value: str) -> bool:
     try:
         datetime.fromisoformat(value.replace("Z", "+00:00"))
@@ -579,6 +623,9 @@ def _safe_plain(event: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
     version objects (known members or not), ``ts`` and the remediation words pass
     ``safe_label``; nested values are redacted as text."""
     out: dict[str, Any] = {}
+    event_id = event.get("event_id")
+    if type(event_id) is str and safe_id(event_id, redactor) != event_id:
+        out["event_id"] = safe_id(event_id, redactor)
     ts = event.get("ts")
     # a time first: ts is unique per event, so safe_label would scan every one of them
     if type(ts) is str and ts and not _is_time(ts) and safe_label(ts) != ts:
@@ -593,16 +640,16 @@ def _safe_plain(event: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
                 continue  # a key that is not a name is dropped, never stored
             if type(value) is str:
                 clean[name] = safe_label(value) if value else value
-            elif value is None or type(value) in (bool, int, float):
+            elif value is None or type(value) is bool:
                 clean[name] = value
-            else:
+            else:  # numbers too: a card number is a number ("attempts": 4111111111111111)
                 clean[name] = redactor.redact_value(value)
         if clean != obj:
             out[key] = clean
     return out
 
 
-def _int_or_none(value: Any) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+def _int_or_none(value: Any, most: int = 2**63 - 1) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most:
         return value
     return None

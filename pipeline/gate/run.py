@@ -18,6 +18,7 @@ the rate file format: ``leakline.pipeline.gate.rates``; the matrix and report: `
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import queue
 import sys
 import threading
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import orjson
 
@@ -564,6 +566,12 @@ def _configure(p: argparse.ArgumentParser) -> None:
         help="API key (default: $OPENAI_API_KEY / $ANTHROPIC_API_KEY, else a dummy)",
     )
     p.add_argument(
+        "--allow-plain-http",
+        action="store_true",
+        help="send the API key over plain http to a host other than loopback (refused by "
+        "default: anyone on the path reads the key)",
+    )
+    p.add_argument(
         "--concurrency", type=positive_int, default=4, help="requests in flight (default: 4)"
     )
     p.add_argument(
@@ -583,10 +591,42 @@ def add_parser(subparsers: Any) -> None:
     )
 
 
+DUMMY_KEY = "leakline-gate"
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_endpoint(endpoint: str, sends_key: bool, allow_plain_http: bool = False) -> None:
+    """Refuse an endpoint that is not http(s), and plain http to a host beyond loopback
+    when a real API key would go with every request (unless ``--allow-plain-http``)."""
+    parts = urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise LeaklineError(
+            f"--endpoint must be an http(s) URL with a host, got {endpoint!r}",
+            hint="e.g. https://engine.internal/v1 or http://127.0.0.1:8000/v1",
+        )
+    plain = parts.scheme == "http" and sends_key and not allow_plain_http
+    if plain and not _loopback(parts.hostname):
+        raise LeaklineError(
+            f"refusing to send the API key over plain http to {parts.hostname}",
+            hint="use an https:// endpoint, or pass --allow-plain-http if the network "
+            "path is trusted (the key is readable by anyone on it)",
+        )
+
+
 def cmd_gate(args: argparse.Namespace) -> int:
     import os
 
     env_key = "ANTHROPIC_API_KEY" if args.api == "messages" else "OPENAI_API_KEY"
+    api_key = args.api_key or os.environ.get(env_key) or DUMMY_KEY
+    check_endpoint(args.endpoint, api_key != DUMMY_KEY, args.allow_plain_http)
     config = GateConfig(
         regression=args.regression,
         endpoint=args.endpoint,
@@ -604,7 +644,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             tool_call_parser=args.tool_call_parser,
         ),
         tolerance=args.tolerance,
-        api_key=args.api_key or os.environ.get(env_key) or "leakline-gate",
+        api_key=api_key,
         concurrency=args.concurrency,
         timeout_s=args.timeout,
         baseline_version=args.baseline_version,

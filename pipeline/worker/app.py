@@ -27,7 +27,7 @@ from aiokafka.errors import KafkaError, MessageSizeTooLargeError
 from faust.types import Message
 
 from leakline.detectors import native
-from leakline.pipeline.core import failpoints
+from leakline.pipeline.core import failpoints, safe_logging
 from leakline.pipeline.core.config import MAX_RECORD_BYTES, KafkaSecurity, Settings
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.family_files import families_path
@@ -36,6 +36,7 @@ from leakline.pipeline.core.kafka_io import ensure_topics, resolve_idempotence, 
 from leakline.pipeline.core.origin import Origin
 from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord
 from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.core.safe_logging import TEMPLATE
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.store.database import init_store
@@ -462,7 +463,8 @@ class RepeatLimiter(logging.Filter):
         self.seen: dict[tuple[str, object], tuple[float, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        key = (record.name, record.msg)
+        # the message before its arguments (safe_logging formats records as they are made)
+        key = (record.name, getattr(record, TEMPLATE, record.msg))
         now = time.monotonic()
         last, suppressed = self.seen.get(key, (-self.window, 0))
         if now - last < self.window:
@@ -489,6 +491,7 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     """Run until SIGINT/SIGTERM. Faust finishes the current batch before exiting."""
     from faust.worker import Worker
 
+    safe_logging.install()  # no log line carries an event, at any level
     limiter = RepeatLimiter()
     for name in CLIENT_LOGGERS:
         logging.getLogger(name).addFilter(limiter)

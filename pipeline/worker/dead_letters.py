@@ -22,6 +22,7 @@ from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
 from leakline.pipeline.core.kafka_io import client_options
 from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
+from leakline.pipeline.core.redact import Redactor, safe_reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,9 @@ def _decode(message: Any) -> DeadLetterRecord:
     reason = headers.get(REASON_HEADER) or b""
     return DeadLetterRecord(
         source=source.decode(errors="replace"),
-        reason=reason.decode(errors="replace"),
+        # letters written before reasons were made safe (or by another producer) can
+        # quote the raw value: shown redacted and cut like new ones
+        reason=safe_reason(reason.decode(errors="replace")),
         payload=message.value or b"",
         timestamp_ms=message.timestamp,
         partition=message.partition,
@@ -210,7 +213,9 @@ def summary_text(summary: DlqSummary, show: int) -> str:
         table.add_row(row.kind, str(row.letters), _iso(row.newest_ms), row.example)
     console.print(table)
     for letter in summary.newest[-show:] if show else []:
-        preview = letter.payload[:200].decode(errors="replace")
+        # a glance at the payload, redacted: the raw bytes are for --out / --format json
+        # (replaying a fixed event), not for a terminal that others may see
+        preview = Redactor.default().redact_text(letter.payload[:200].decode(errors="replace"))
         console.print(
             f"\n[bold]{letter.source}[/bold] at {_iso(letter.timestamp_ms)}: {letter.reason}",
             markup=True,

@@ -130,7 +130,16 @@ def test_env_tags() -> None:
     assert EventMeta.from_env({"LEAKLINE_TAGS": "region=eu"}).tags == {"region": "eu"}
 
 
-def test_litellm_callback_takes_tags_from_metadata() -> None:
+PSEUDONYM_KEY = "test-pseudonym-key-0123456789"
+
+
+@pytest.fixture
+def pseudonym_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("LEAKLINE_PSEUDONYM_KEY", PSEUDONYM_KEY)
+    return PSEUDONYM_KEY
+
+
+def test_litellm_callback_takes_tags_from_metadata(pseudonym_key: str) -> None:
     pytest.importorskip("litellm")
     from leakline.client.litellm import LeaklineLogger, tags_of
 
@@ -153,7 +162,7 @@ def test_litellm_callback_takes_tags_from_metadata() -> None:
         "tenant": "acme",
         "route": "/v1/chat",
         "team": "search",
-        "user": hash_user("alice@example.com"),
+        "user": hash_user("alice@example.com", pseudonym_key),
         "app": "helpdesk",
     }
     assert "alice" not in str(tags)
@@ -196,15 +205,23 @@ SPAN = {
 RESOURCE = {"service.name": "gw", "cloud.region": "eu-west-1", "deployment.environment": "prod"}
 
 
-def test_otel_spans_fill_tags_usage_and_latency() -> None:
+def test_otel_spans_fill_tags_usage_and_latency(pseudonym_key: str) -> None:
     event = event_from_span(SPAN, RESOURCE)
     assert event is not None
-    assert event["tags"] == {"region": "eu-west-1", "deployment": "prod", "user": hash_user("bob")}
+    assert event["tags"] == {
+        "region": "eu-west-1",
+        "deployment": "prod",
+        "user": hash_user("bob", pseudonym_key),
+    }
     assert event["usage"] == {"prompt_tokens": 11, "completion_tokens": 4}
     assert event["latency_ms"] == 250.0
     # a configured mapping replaces the default one
     mapping = tag_attributes({"LEAKLINE_OTEL_TAGS": "tenant=tenant.id,region=cloud.region"})
     event = event_from_span(SPAN, RESOURCE, tag_mapping=mapping)
     assert event is not None
-    assert event["tags"] == {"tenant": "acme", "region": "eu-west-1", "user": hash_user("bob")}
+    assert event["tags"] == {
+        "tenant": "acme",
+        "region": "eu-west-1",
+        "user": hash_user("bob", pseudonym_key),
+    }
     assert validate_event(event)

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
+import logging
+import os
 import re
 import uuid
 from collections.abc import Iterable, Mapping
@@ -150,9 +153,43 @@ def _first(item: tuple[str, Any]) -> str:
     return item[0]
 
 
-def hash_user(user_id: Any, salt: str = "") -> str:
-    """A stable pseudonym for a user id (``tags.user``): 16 hex characters of SHA-256."""
-    return hashlib.sha256(f"{salt}{user_id}".encode()).hexdigest()[:16]
+# The key of user pseudonyms (``tags.user``). A plain hash of a user id is reversed by
+# hashing a list of likely ids (e-mails, employee numbers) in milliseconds; an HMAC under a
+# secret key is not. Every gateway and relay that tags the same users needs the same key.
+ENV_PSEUDONYM_KEY = "LEAKLINE_PSEUDONYM_KEY"
+MIN_PSEUDONYM_KEY_CHARS = 16
+_log = logging.getLogger("leakline.client")
+_warned: set[str] = set()
+
+
+def hash_user(user_id: Any, key: str | bytes) -> str:
+    """A stable pseudonym for a user id: 16 hex characters of HMAC-SHA256 under ``key``."""
+    secret = key.encode() if isinstance(key, str) else key
+    return hmac.new(secret, str(user_id).encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def pseudonym_key(environ: Mapping[str, str] | None = None) -> str | None:
+    """``$LEAKLINE_PSEUDONYM_KEY`` when it is set and long enough, else None (warned once)."""
+    key = (os.environ if environ is None else environ).get(ENV_PSEUDONYM_KEY, "")
+    if len(key) >= MIN_PSEUDONYM_KEY_CHARS:
+        return key
+    problem = "is shorter than 16 characters" if key else "is not set"
+    if problem not in _warned:
+        _warned.add(problem)
+        _log.warning(
+            "%s %s: events carry no tags.user (a user id is never sent unkeyed); set it to "
+            "the same random value on every gateway and relay, e.g. the output of "
+            "python3 -c 'import secrets; print(secrets.token_urlsafe(32))'",
+            ENV_PSEUDONYM_KEY,
+            problem,
+        )
+    return None
+
+
+def user_pseudonym(user_id: Any, environ: Mapping[str, str] | None = None) -> str | None:
+    """The ``tags.user`` value for a user id, or None when no key is configured."""
+    key = pseudonym_key(environ)
+    return hash_user(user_id, key) if key is not None else None
 
 
 def _duration(value: Any) -> bool:

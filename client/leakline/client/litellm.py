@@ -56,7 +56,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
     ) from exc
 
 from leakline.client.contract import ContractError, validate_event
-from leakline.client.event import build_event, hash_user, to_jsonable
+from leakline.client.event import build_event, to_jsonable, user_pseudonym
 from leakline.client.metadata import EventMeta, parse_tags
 from leakline.client.sender import ProducerConfig
 from leakline.client.threaded import ThreadedLeakProducer
@@ -153,8 +153,9 @@ def tags_of(kwargs: Mapping[str, Any]) -> dict[str, Any]:
         or meta.get("user_api_key_user_id")
         or kwargs.get("user")
     )
-    if user:
-        tags["user"] = hash_user(user)
+    pseudonym = user_pseudonym(user) if user else None
+    if pseudonym:
+        tags["user"] = pseudonym
     for explicit in (meta.get("leakline_tags"), requester.get("leakline_tags")):
         tags.update(_tag_pairs(explicit))
     return tags

@@ -33,7 +33,7 @@ from typing import Any
 import orjson
 
 from leakline.client import EventMeta, build_event
-from leakline.client.event import hash_user
+from leakline.client.event import user_pseudonym
 from leakline.client.metadata import parse_tags
 
 GATEWAY_NAME = "otel"
@@ -220,7 +220,9 @@ def _tags(
     for key in _USER_ATTRIBUTES:
         user = attrs.get(key, resource.get(key))
         if user:
-            tags["user"] = hash_user(user)
+            pseudonym = user_pseudonym(user)
+            if pseudonym:
+                tags["user"] = pseudonym
             break
     return tags
 
