@@ -39,7 +39,7 @@ REPLACEMENT = "\ufffd"  # C1 controls and layout-changing format characters
 _LAYOUT = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
 _ONE_LINE = re.compile(f"\r\n|[\x00-\x1f\x7f-\x9f{_LAYOUT}]")
 _BLOCK = re.compile(f"\r\n|[\x00-\x08\x0b-\x1f\x7f-\x9f{_LAYOUT}]")
-_BARE = re.compile(r'[^\s"=\\]+')  # a field value that needs no quotes
+_BARE = re.compile(r'[^\s"=\\]*')  # a field value that needs no quotes (empty too)
 
 
 def _stand_in(match: re.Match[str]) -> str:

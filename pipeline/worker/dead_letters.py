@@ -16,11 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
-from aiokafka.errors import KafkaError
 
 from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
-from leakline.pipeline.core.kafka_io import client_options
+from leakline.pipeline.core.kafka_io import CONNECT_ERRORS, client_options, connect_error_text
 from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
 
 
@@ -263,9 +262,9 @@ async def collect(
                 bootstrap, topic, tail=tail, security=security, on_total=total, on_read=read
             ):
                 letters.append(letter)
-        except (KafkaError, OSError) as exc:
+        except CONNECT_ERRORS as exc:
             raise BrokerError(
-                f"cannot read {topic} from Kafka at {bootstrap}: {exc}",
+                f"cannot read {topic} from Kafka at {bootstrap}: {connect_error_text(exc)}",
                 hint="check --bootstrap / $LEAKLINE_BOOTSTRAP and the security settings",
             ) from exc
     return letters

@@ -190,6 +190,6 @@ def test_block_keeps_newlines_and_tabs_but_not_carriage_returns() -> None:
 
 
 def test_plain_fields_cannot_add_a_field_or_a_line() -> None:
-    assert field("0.31.0") == "0.31.0"
+    assert field("0.31.0") == "0.31.0" and field("") == ""
     assert field("0.31.0 fix=none") == '"0.31.0 fix=none"'
     assert quoted('id"\nleak x') == '"id\\"⏎leak x"'
