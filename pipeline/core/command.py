@@ -23,9 +23,12 @@ from leakline.pipeline.core.errors import LeaklineError
 
 
 def report(command: str, exc: LeaklineError) -> int:
-    print(f"leakline {command}: error: {exc}", file=sys.stderr)
+    from leakline.pipeline.core.term import safe
+
+    # an error can quote a value read from a file or the broker: printable lines only
+    print(f"leakline {command}: error: {safe(exc)}", file=sys.stderr)
     if exc.hint:
-        print(f"hint: {exc.hint}", file=sys.stderr)
+        print(f"hint: {safe(exc.hint)}", file=sys.stderr)
     return 2
 
 

@@ -347,10 +347,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if not rows:
         sys.stdout.write("clean: no finding\n")
         return 0
-    for r in rows:
+    from leakline.pipeline.core.term import safe
+
+    for r in rows:  # tokens and evidence quote the text under test: printable lines only
         family = f" family={r['family']}" if r["family"] else ""
         token = f" token={r['token']!r}" if r["token"] else ""
         syntax = f" syntax={r['syntax']}" if r["syntax"] else ""
-        sys.stdout.write(f"{r['label']:<18} {r['detector']:<18}{token}{syntax}{family}\n")
-        sys.stdout.write(f"    evidence: {r['evidence']}\n")
+        sys.stdout.write(safe(f"{r['label']:<18} {r['detector']:<18}{token}{syntax}{family}"))
+        sys.stdout.write(f"\n    evidence: {safe(r['evidence'])}\n")
     return 0

@@ -26,6 +26,19 @@ from leakline.pipeline.core.errors import BrokerError
 
 log = logging.getLogger(__name__)
 
+# What a client's start() raises when the broker cannot be reached or refuses the login.
+# aiokafka's SCRAM client raises KeyError when the server's final message is an error
+# ("e=..." in RFC 5802, which Tansu sends for a wrong password or an unknown user)
+# instead of a KafkaError, so a bad password would otherwise end in a traceback.
+CONNECT_ERRORS: tuple[type[BaseException], ...] = (KafkaError, OSError, TimeoutError, KeyError)
+
+
+def connect_error_text(exc: BaseException) -> str:
+    """What went wrong, in words (a KeyError from the SASL exchange says nothing)."""
+    if isinstance(exc, KeyError):
+        return "the broker refused the SASL login (check the user name and $LEAKLINE_SASL_PASSWORD)"
+    return str(exc) or type(exc).__name__
+
 
 async def ensure_topics(
     bootstrap: str,
@@ -62,8 +75,10 @@ async def ensure_topics(
                 with contextlib.suppress(TopicAlreadyExistsError):  # another worker won the race
                     await admin.create_topics(missing)
             return
-        except (KafkaConnectionError, KafkaError, OSError, TimeoutError) as exc:
-            why = str(exc) or "no answer in time (TLS or SASL settings that do not match?)"
+        except CONNECT_ERRORS as exc:
+            why = connect_error_text(exc)
+            if isinstance(exc, TimeoutError) and not str(exc):
+                why = "no answer in time (TLS or SASL settings that do not match?)"
             if loop.time() + delay > deadline:
                 raise BrokerError(
                     f"cannot reach Kafka at {bootstrap}: {why}",

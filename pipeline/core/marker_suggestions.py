@@ -182,4 +182,7 @@ def render(items: Sequence[dict[str, Any]], fmt: str) -> str:
             lines.append(f"    e.g. {example!r}")
         row = s.get("row") or {}
         lines.append(f"    row: {orjson.dumps(row).decode()}")
-    return "\n".join(lines) + "\n"
+    from leakline.pipeline.core.term import safe
+
+    # shapes, examples and versions are learned from traffic: one printable line each
+    return "\n".join(safe(line) for line in lines) + "\n"

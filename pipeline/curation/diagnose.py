@@ -1011,7 +1011,10 @@ def _pairs_text(p: Mapping[str, Any], exposed: str, control: str) -> str:
 
 
 def render_table(diagnoses: Sequence[VersionDiagnosis], others: int = 5) -> str:
-    blocks = ["\n".join(_render_one(d, others)) for d in diagnoses]
+    from leakline.pipeline.core.term import safe
+
+    # each line holds version strings and evidence from events: one printable line each
+    blocks = ["\n".join(safe(line) for line in _render_one(d, others)) for d in diagnoses]
     legend = (
         "(delimiter leaks = reasoning_leak or boundary_token; * = also stands out; "
         "scoring: `leakline diagnose --help`)"

@@ -846,8 +846,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"exported {counts['total']} samples ({counts['leaking']} leaking, "
             f"{counts['clean']} clean) to {args.out} - {result.samples['content_hash']}"
         )
-        for warning in result.samples["warnings"]:
-            print(f"warning: {warning}", file=sys.stderr)
+        from leakline.pipeline.core.term import safe
+
+        for warning in result.samples["warnings"]:  # may quote event ids
+            print(f"warning: {safe(warning)}", file=sys.stderr)
     if result.regression is not None:
         counts = result.regression["counts"]
         print(

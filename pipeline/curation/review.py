@@ -161,8 +161,11 @@ def _spans(row: dict[str, Any]) -> list[tuple[int, int]]:
 
 
 def highlighted(text: str, spans: Sequence[tuple[int, int]], marks: bool) -> Any:
-    """A rich Text with the leaking spans styled; with ``marks`` also bracketed."""
+    """A rich Text with the leaking spans styled; with ``marks`` also bracketed. Control
+    characters are replaced piece by piece (after slicing, so the spans stay aligned)."""
     from rich.text import Text
+
+    from leakline.pipeline.core.term import safe_block
 
     shown = text[:SHOW_CHARS]
     out = Text()
@@ -171,11 +174,11 @@ def highlighted(text: str, spans: Sequence[tuple[int, int]], marks: bool) -> Any
         start, end = max(start, pos), min(end, len(shown))
         if start >= end:
             continue
-        out.append(shown[pos:start])
-        piece = shown[start:end]
+        out.append(safe_block(shown[pos:start]))
+        piece = safe_block(shown[start:end])
         out.append(f"{MARK_OPEN}{piece}{MARK_CLOSE}" if marks else piece, style="bold red reverse")
         pos = end
-    out.append(shown[pos:])
+    out.append(safe_block(shown[pos:]))
     if len(text) > SHOW_CHARS:
         out.append(f"… ({len(text) - SHOW_CHARS} more characters)", style="dim")
     return out
@@ -183,6 +186,9 @@ def highlighted(text: str, spans: Sequence[tuple[int, int]], marks: bool) -> Any
 
 def show(console: Any, row: dict[str, Any], index: int, total: int) -> None:
     import orjson
+
+    from leakline.pipeline.core.term import safe, safe_block
+    from leakline.pipeline.core.term import text as safe_text
 
     marks = not console.is_terminal
     versions = " · ".join(
@@ -192,15 +198,18 @@ def show(console: Any, row: dict[str, Any], index: int, total: int) -> None:
     parsers = (
         f"{row.get('reasoning_parser') or 'unknown'}/{row.get('tool_call_parser') or 'unknown'}"
     )
-    console.rule(f"[{index}/{total}] {row['event_id']}")
+    console.rule(safe_text(f"[{index}/{total}] {row['event_id']}"))
+    # every value below is event data: safe() replaces control characters, markup is off
     console.print(
-        f"{versions} · parsers {parsers} · {row['api']} · "
-        f"{'stream' if row['stream'] else 'no stream'}",
+        safe(
+            f"{versions} · parsers {parsers} · {row['api']} · "
+            f"{'stream' if row['stream'] else 'no stream'}"
+        ),
         markup=False,
         highlight=False,
     )
     machine = ", ".join(row.get("labels") or ()) or "(clean)"
-    console.print(f"machine labels: {machine}", markup=False, highlight=False)
+    console.print(safe(f"machine labels: {machine}"), markup=False, highlight=False)
     try:
         findings = orjson.loads(row.get("findings") or "[]")
     except orjson.JSONDecodeError:
@@ -208,8 +217,11 @@ def show(console: Any, row: dict[str, Any], index: int, total: int) -> None:
     for f in findings:
         if isinstance(f, dict):
             console.print(
-                f"  - {f.get('label')} ({f.get('source')} {f.get('detector_id')}, "
-                f"layer {f.get('layer')}, confidence {f.get('confidence')}): {f.get('evidence')}",
+                safe(
+                    f"  - {f.get('label')} ({f.get('source')} {f.get('detector_id')}, "
+                    f"layer {f.get('layer')}, confidence {f.get('confidence')}): "
+                    f"{f.get('evidence')}"
+                ),
                 markup=False,
                 highlight=False,
             )
@@ -218,7 +230,11 @@ def show(console: Any, row: dict[str, Any], index: int, total: int) -> None:
     reasoning = row.get("reasoning_text") or ""
     if reasoning:
         console.print(f"reasoning ({len(reasoning)} chars):", style="bold")
-        console.print(reasoning[:400] + ("…" if len(reasoning) > 400 else ""), markup=False)
+        console.print(
+            safe_block(reasoning[:400]) + ("…" if len(reasoning) > 400 else ""),
+            markup=False,
+            highlight=False,
+        )
 
 
 # ------------------------------------------------------------------ loop
@@ -432,11 +448,16 @@ def cmd_review(args: argparse.Namespace) -> int:
     with read_only(data_dir) as con:
         rows = pending(con, data_dir, flt)
     if args.list:
+        from leakline.pipeline.core.term import safe
+
         for row in rows:
             shown = ",".join(row["labels"] or ()) or "clean"
             text = (row.get("visible_text") or "").replace("\n", " ")[:80]
             version = f"{row['engine_name']} {row['engine_version']} {row['model_name']}"
-            print(f"{row['event_id']}\t{shown}\t{version}\t{text}")
+            # tab-separated: safe() turns a tab or newline in event data into a stand-in, so
+            # no value adds a column or a row (the id stays bare for `cut -f1 | --accept`)
+            cells = (row["event_id"], shown, version, text)
+            print("\t".join(safe(c) for c in cells))
         print(f"{len(rows)} pending", file=sys.stderr)
         return 0
     if not rows:

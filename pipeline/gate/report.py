@@ -41,6 +41,10 @@ def _with_interval(rate: float, interval: list[float] | None) -> str:
 def render(report: dict[str, Any]) -> str:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from leakline.pipeline.core.term import safe
+    from leakline.pipeline.core.term import text as safe_text
 
     labels = [
         label
@@ -72,8 +76,11 @@ def render(report: dict[str, Any]) -> str:
     if report["comparison"]:
         alpha = report.get("alpha", 1.0)
         verdicts = Table(
-            title=f"candidate vs baseline ({report['baseline']['source']}: "
-            f"{report['baseline']['spec']}), tolerance {report['tolerance']:.1%}, alpha {alpha}"
+            title=safe_text(
+                f"candidate vs baseline ({report['baseline']['source']}: "
+                f"{report['baseline']['spec']}), tolerance {report['tolerance']:.1%}, "
+                f"alpha {alpha}"
+            )
         )
         for name in ("label", "baseline (95% CI)", "candidate (95% CI)", "delta", "p", "verdict"):
             verdicts.add_column(name, justify="left" if name == "label" else "right")
@@ -97,10 +104,10 @@ def render(report: dict[str, Any]) -> str:
             )
         console.print(verdicts)
     if report["errors"]:
-        console.print(
-            f"[red]{report['errors']} request(s) failed[/red], e.g. "
-            f"{report['failures'][0]['error']}"
-        )
+        # the error text comes from the endpoint under test: text, never markup
+        failed = Text(f"{report['errors']} request(s) failed", style="red")
+        failed.append(f", e.g. {safe(report['failures'][0]['error'])}")
+        console.print(failed)
     if report.get("triggering"):  # tool-call triggering (leakline.pipeline.gate.triggering)
         from leakline.pipeline.gate.triggering import render_lines
 

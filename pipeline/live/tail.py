@@ -178,15 +178,15 @@ class _Reader:
         self.targets: dict[Any, int] = {}  # --once: end offsets seen at start
 
     async def start(self) -> None:
-        from aiokafka.errors import KafkaError
+        from leakline.pipeline.core.kafka_io import CONNECT_ERRORS, connect_error_text
 
         try:
             await self.consumer.start()
-        except (KafkaError, OSError) as exc:
+        except CONNECT_ERRORS as exc:
             with contextlib.suppress(Exception):
                 await self.consumer.stop()
             raise BrokerError(
-                f"cannot reach Kafka at {self.opts.bootstrap}: {exc}",
+                f"cannot reach Kafka at {self.opts.bootstrap}: {connect_error_text(exc)}",
                 hint="check --bootstrap / $LEAKLINE_BOOTSTRAP (a worker must be publishing "
                 "there), or run `leakline demo --keep-running` for a local broker",
             ) from None

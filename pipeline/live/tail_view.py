@@ -22,6 +22,9 @@ from rich.text import Text
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.filters import parse_pairs
+from leakline.pipeline.core.term import field as plain_field
+from leakline.pipeline.core.term import quoted, safe
+from leakline.pipeline.core.term import text as safe_text
 
 UNKNOWN = "unknown"
 
@@ -344,7 +347,8 @@ def excerpt(sample: LeakSample, only: frozenset[str] = frozenset()) -> Excerpt:
 
 
 def _oneline(text: str) -> str:
-    return text.replace("\r", "").replace("\n", "⏎")
+    """Event text on one line, with every control character replaced (core/term.py)."""
+    return safe(text)
 
 
 def version_text(dims: Mapping[str, str]) -> str:
@@ -355,7 +359,9 @@ def version_text(dims: Mapping[str, str]) -> str:
 
 
 def plain_leak_line(sample: LeakSample, only: frozenset[str] = frozenset()) -> str:
-    """One line per leak; the leaking span is wrapped in [[ ]]. Strings are JSON-quoted."""
+    """One line per leak; the leaking span is wrapped in [[ ]]. The event id and the free
+    text are JSON-quoted, other values quoted unless one plain word: event data can
+    neither start a line nor add a field."""
     ex = excerpt(sample, only)
     text = (
         _oneline(ex.before) + (f"[[{_oneline(ex.span)}]]" if ex.span else "") + _oneline(ex.after)
@@ -363,17 +369,17 @@ def plain_leak_line(sample: LeakSample, only: frozenset[str] = frozenset()) -> s
     f = ex.finding or {}
     parts = [
         "leak",
-        sample.event_id,
-        f"engine.name={sample.dims['engine_name']}",
-        f"engine.version={sample.dims['engine_version']}",
-        f"model.name={sample.dims['model_name']}",
-        f"api={sample.api}",
+        quoted(sample.event_id),
+        f"engine.name={plain_field(sample.dims['engine_name'])}",
+        f"engine.version={plain_field(sample.dims['engine_version'])}",
+        f"model.name={plain_field(sample.dims['model_name'])}",
+        f"api={plain_field(sample.api)}",
         f"stream={'yes' if sample.stream else 'no'}",
-        "labels=" + ",".join(sample.labels),
-        "span=" + json.dumps(text, ensure_ascii=False),
-        "evidence=" + json.dumps(str(f.get("evidence") or ""), ensure_ascii=False),
-        f"layer={f.get('layer') or UNKNOWN}",
-        f"fix={f.get('remediation') or UNKNOWN}",
+        "labels=" + plain_field(",".join(sample.labels)),
+        "span=" + quoted(text),
+        "evidence=" + quoted(str(f.get("evidence") or "")),
+        f"layer={plain_field(f.get('layer') or UNKNOWN)}",
+        f"fix={plain_field(f.get('remediation') or UNKNOWN)}",
     ]
     return " ".join(parts)
 
@@ -394,8 +400,10 @@ def plain_rates(rates: RollingRates, now: datetime) -> list[str]:
     )
     lines = [head]
     for row in rows:
-        fields = " ".join(f"{name}={value}" for name, value in zip(rates.by, row.key, strict=True))
-        labels = ",".join(f"{k}:{v}" for k, v in row.top_labels(rates.filt.labels))
+        fields = " ".join(
+            f"{name}={plain_field(value)}" for name, value in zip(rates.by, row.key, strict=True)
+        )
+        labels = plain_field(",".join(f"{k}:{v}" for k, v in row.top_labels(rates.filt.labels)))
         lines.append(
             f"rate {fields} total={row.total} leaking={row.leaking} rate={row.rate:.4f} "
             f"labels={labels}"
@@ -444,7 +452,11 @@ def rates_table(rates: RollingRates) -> RenderableType:
             f"{k} {v} ({v / row.total:.1%})" for k, v in row.top_labels(rates.filt.labels)
         )
         table.add_row(
-            *row.key, str(row.total), str(row.leaking), Text(f"{row.rate:.2%}", style=style), labels
+            *(safe_text(k) for k in row.key),
+            str(row.total),
+            str(row.leaking),
+            Text(f"{row.rate:.2%}", style=style),
+            safe_text(labels),
         )
     return table
 
@@ -461,12 +473,14 @@ def leaks_table(feed: LeakFeed, only: frozenset[str] = frozenset()) -> Renderabl
     for sample in feed.items:
         ex = excerpt(sample, only)
         f = ex.finding or {}
-        evidence = Text(str(f.get("evidence") or ""))
-        evidence.append(f"\n{f.get('layer', UNKNOWN)} → {f.get('remediation', UNKNOWN)}", "cyan")
+        evidence = safe_text(str(f.get("evidence") or ""))
+        evidence.append(
+            f"\n{safe(f.get('layer', UNKNOWN))} → {safe(f.get('remediation', UNKNOWN))}", "cyan"
+        )
         table.add_row(
-            sample.event_id,
-            version_text(sample.dims),
-            Text(", ".join(sample.labels), style="magenta"),
+            safe_text(sample.event_id),
+            safe_text(version_text(sample.dims)),
+            safe_text(", ".join(sample.labels), style="magenta"),
             span_text(sample, only),
             evidence,
         )
@@ -477,7 +491,7 @@ def rich_view(
     rates: RollingRates, feed: LeakFeed, header: str, footer: Sequence[str] = ()
 ) -> RenderableType:
     parts: list[RenderableType] = [
-        Text(header, style="bold"),
+        safe_text(header, style="bold"),
         rates_table(rates),
         leaks_table(feed, rates.filt.labels),
     ]
@@ -489,5 +503,5 @@ def rich_view(
                 style="dim",
             )
         )
-    parts.extend(Text(line, style="dim") for line in footer)
+    parts.extend(safe_text(line, style="dim") for line in footer)
     return Group(*parts)

@@ -211,15 +211,18 @@ def render_table(result: dict[str, Any], width: int | None = None) -> str:
     from rich.console import Console
     from rich.table import Table
 
+    from leakline.pipeline.core.term import text as safe_text
     from leakline.pipeline.store.report import terminal_width
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width or terminal_width(), no_color=True, highlight=False)
     a, b = result["a"], result["b"]
-    console.print(f"A: {a['where']}  ({a['total']} events)")
-    console.print(f"B: {b['where']}  ({b['total']} events)")
+    console.print(safe_text(f"A: {a['where']}  ({a['total']} events)"))
+    console.print(safe_text(f"B: {b['where']}  ({b['total']} events)"))
     table = Table(expand=True)
-    table.add_column("label" if result["by"] == "label" else result["by"], overflow="fold")
+    table.add_column(
+        safe_text("label" if result["by"] == "label" else result["by"]), overflow="fold"
+    )
     table.add_column("A rate (95% CI)\nleaking/n", justify="right")
     table.add_column("B rate (95% CI)\nleaking/n", justify="right")
     table.add_column("B - A", justify="right", no_wrap=True)
@@ -234,7 +237,7 @@ def render_table(result: dict[str, Any], width: int | None = None) -> str:
         needed = "–" if row["needed_per_side"] is None else str(row["needed_per_side"])
         if row["needed_per_side"] is not None and not row["enough"]:
             needed += " ↑"
-        table.add_row(row["key"], _cell(row["a"]), _cell(row["b"]), diff, p, needed)
+        table.add_row(safe_text(row["key"]), _cell(row["a"]), _cell(row["b"]), diff, p, needed)
     console.print(table)
     console.print(
         f"! significant at alpha {result['alpha']} (each row its own test) · * fewer than 30 "

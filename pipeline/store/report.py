@@ -19,6 +19,8 @@ import orjson
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.stats import SMALL_N, is_small, wilson
+from leakline.pipeline.core.term import safe
+from leakline.pipeline.core.term import text as safe_text
 
 SMALL_MARK = "*"
 DEFAULT_WIDTH = 100  # when the width of the output cannot be known (a pipe without $COLUMNS)
@@ -100,6 +102,7 @@ def rates_table_text(
     a second table, one line per (group, label) that occurs, so any number of labels fits."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     if rows and "rate_low" not in rows[0]:
         rows = with_intervals(rows)
@@ -107,11 +110,13 @@ def rates_table_text(
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, no_color=True, highlight=False)
     if not rows:
-        console.print("no stored events match" + (f" ({title_note})" if title_note else ""))
+        console.print(
+            safe_text("no stored events match" + (f" ({title_note})" if title_note else ""))
+        )
         return buffer.getvalue()
-    title = "leak rates" + (f" by {', '.join(by)}" if by else "")
+    title = "leak rates" + (f" by {', '.join(by)}" if by else "")  # by: the user's, still text
     table = Table(
-        title=title + (f"\n{title_note}" if title_note else ""),
+        title=Text(safe(title) + (f"\n{safe(title_note)}" if title_note else "")),
         show_footer=len(rows) > 1,
         expand=True,
     )
@@ -120,7 +125,11 @@ def rates_table_text(
     overall = interval_fields(leaking, total, "")
     for i, field in enumerate(by):
         table.add_column(
-            field, footer="all" if i == 0 else "", overflow="fold", ratio=1, min_width=len(field)
+            safe_text(field),
+            footer="all" if i == 0 else "",
+            overflow="fold",
+            ratio=1,
+            min_width=len(field),
         )
     table.add_column("n", justify="right", footer=str(total), no_wrap=True)
     table.add_column("leaking", justify="right", footer=str(leaking), no_wrap=True)
@@ -134,7 +143,7 @@ def rates_table_text(
         table.add_column("schema acc.", justify="right", overflow="fold")
     for row in rows:
         table.add_row(
-            *(str(row[f]) for f in by),
+            *(safe_text(row[f]) for f in by),  # event data: never markup
             str(row["total"]),
             str(row["leaking"]),
             pct(row["rate"]) + (SMALL_MARK if row["small"] else ""),
@@ -146,9 +155,11 @@ def rates_table_text(
             ),
         )
     console.print(table)
-    labels = Table(title="label rates" + (f" by {', '.join(by)}" if by else ""), expand=True)
+    labels = Table(
+        title=safe_text("label rates" + (f" by {', '.join(by)}" if by else "")), expand=True
+    )
     if by:
-        labels.add_column(", ".join(by), overflow="fold", ratio=1)
+        labels.add_column(safe_text(", ".join(by)), overflow="fold", ratio=1)
     labels.add_column("label", no_wrap=True)
     for name in ("n", "count", "rate", "95% CI"):
         labels.add_column(name, justify="right", no_wrap=True)
@@ -157,7 +168,7 @@ def rates_table_text(
         shown = [label for label in ALL_LABELS if row.get(label)]
         for i, label in enumerate(shown):
             labels.add_row(
-                *((key if i == 0 else "",) if by else ()),
+                *((safe_text(key) if i == 0 else "",) if by else ()),
                 label,
                 str(row["total"]) if i == 0 else "",
                 str(row[label]),

@@ -16,11 +16,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
-from aiokafka.errors import KafkaError
 
 from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
-from leakline.pipeline.core.kafka_io import client_options
+from leakline.pipeline.core.kafka_io import CONNECT_ERRORS, client_options, connect_error_text
 from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
 from leakline.pipeline.core.redact import Redactor, safe_reason
 
@@ -193,16 +192,22 @@ def summarise(letters: list[DeadLetterRecord], topic: str) -> DlqSummary:
 def summary_text(summary: DlqSummary, show: int) -> str:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from leakline.pipeline.core.term import safe
+    from leakline.pipeline.core.term import text as safe_text
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=200)
     if not summary.letters:
-        console.print(f"no dead letters on {summary.topic}")
+        console.print(safe_text(f"no dead letters on {summary.topic}"))
         return buffer.getvalue()
     repeats = summary.copies - summary.letters
     table = Table(
-        title=f"dead letters on {summary.topic}: {summary.letters}"
-        + (f" ({repeats} repeated copies not counted)" if repeats else ""),
+        title=safe_text(
+            f"dead letters on {summary.topic}: {summary.letters}"
+            + (f" ({repeats} repeated copies not counted)" if repeats else "")
+        ),
         show_footer=True,
     )
     table.add_column("kind of reason", footer="all")
@@ -210,18 +215,25 @@ def summary_text(summary: DlqSummary, show: int) -> str:
     table.add_column("newest")
     table.add_column("newest reason", overflow="fold")
     for row in summary.rows():
-        table.add_row(row.kind, str(row.letters), _iso(row.newest_ms), row.example)
+        # the reason and its kind carry values from the payload: text, never markup
+        table.add_row(
+            safe_text(row.kind), str(row.letters), _iso(row.newest_ms), safe_text(row.example)
+        )
     console.print(table)
     for letter in summary.newest[-show:] if show else []:
         # a glance at the payload, redacted: the raw bytes are for --out / --format json
         # (replaying a fixed event), not for a terminal that others may see
         preview = Redactor.default().redact_text(letter.payload[:200].decode(errors="replace"))
+        line = Text("\n")
+        line.append(safe(letter.source), style="bold")
+        line.append(f" at {_iso(letter.timestamp_ms)}: {safe(letter.reason)}")
+        console.print(line, highlight=False)
+        # repr escapes every non-printable character; safe() is for the ellipsis-free rest
         console.print(
-            f"\n[bold]{letter.source}[/bold] at {_iso(letter.timestamp_ms)}: {letter.reason}",
-            markup=True,
+            safe(repr(preview)) + (" …" if len(letter.payload) > 200 else ""),
+            markup=False,
             highlight=False,
         )
-        console.print(repr(preview) + (" …" if len(letter.payload) > 200 else ""), markup=False)
     return buffer.getvalue()
 
 
@@ -255,9 +267,9 @@ async def collect(
                 bootstrap, topic, tail=tail, security=security, on_total=total, on_read=read
             ):
                 letters.append(letter)
-        except (KafkaError, OSError) as exc:
+        except CONNECT_ERRORS as exc:
             raise BrokerError(
-                f"cannot read {topic} from Kafka at {bootstrap}: {exc}",
+                f"cannot read {topic} from Kafka at {bootstrap}: {connect_error_text(exc)}",
                 hint="check --bootstrap / $LEAKLINE_BOOTSTRAP and the security settings",
             ) from exc
     return letters

@@ -135,7 +135,12 @@ def printed_rates(stdout: str) -> dict[tuple[str, ...], tuple[int, int, float, s
 
 
 def leak_lines(stdout: str) -> dict[str, str]:
-    return {line.split()[1]: line for line in stdout.splitlines() if line.startswith("leak ")}
+    # the event id is JSON-quoted (core/term.py); test ids hold no space
+    return {
+        orjson.loads(line.split()[1]): line
+        for line in stdout.splitlines()
+        if line.startswith("leak ")
+    }
 
 
 pytestmark = pytest.mark.slow

@@ -147,7 +147,7 @@ def test_plain_leak_line_marks_the_span_on_one_line() -> None:
     assert parsed is not None
     line = plain_leak_line(parsed)
     assert "\n" not in line
-    assert line.startswith("leak ev-1 engine.name=vllm engine.version=0.31.0 ")
+    assert line.startswith('leak "ev-1" engine.name=vllm engine.version=0.31.0 ')
     span = orjson.loads(line.split(" span=", 1)[1].split(" evidence=", 1)[0])
     assert span == "Let me think.⏎Done.[[</think>]]⏎The answer is 4."
     assert "layer=parser fix=strip" in line
