@@ -161,8 +161,9 @@ def markup_events(sizes_mb: tuple[float, ...]) -> list[bytes]:
     """Replies of repeated call markup, ``sizes_mb`` megabytes each (under 4 MiB)."""
     unit = '<tool_call>{"name": "f", "arguments": {}}</tool_call>'
     out = []
+    encoded = len(orjson.dumps(unit)) - 2  # its quotes are escaped in the event
     for i, mb in enumerate(sizes_mb):
-        reps = int(min(mb * 1_000_000, MAX_EVENT_BYTES - 8192) // len(unit))
+        reps = int(min(mb * 1_000_000, MAX_EVENT_BYTES - 8192) // encoded)
         out.append(orjson.dumps(event(f"hostile-markup-{i}", unit * reps)))
     return out
 
@@ -407,6 +408,7 @@ def run_benchmark(root: Path, size: Size, guard_mib: float) -> Report:
     run = Run(root, "hostile", rss, worker_args)
     prober = Prober(port)
     done = threading.Event()
+    sup: Supervisor | None = None
     try:
         with rss:
             sup = Supervisor(run, guard_mib)
@@ -451,9 +453,13 @@ def run_benchmark(root: Path, size: Size, guard_mib: float) -> Report:
         result = Result("hostile")
         audit(run, result, normal_ids + sorted(hostile_ids), dead)
         fill_store_figures(run, report, set(normal_ids), hostile_ids, result)
-    finally:
+    finally:  # also on an error or ^C: no worker or broker outlives the run
         done.set()
         prober.stop.set()
+        if sup is not None:
+            sup.stop.set()
+            sup.join()
+        run.stop_workers()
         run.broker.stop()
     lat = sorted(prober.latencies)
     report.healthz_probes = len(lat) + prober.failed
