@@ -15,6 +15,12 @@ Why these choices (see also the live guide, docs/guide/live.md):
   basis the dashboard shows by default.
 - The store (7 and 30 days, one event) is read through callables the worker passes in
   (``history``, ``find_event``): ``pipeline.live`` does not import ``pipeline.store``.
+- Bounded cardinality (issue 36): a new version key is admitted by ``LiveCap.route`` (a
+  set lookup per record) while fewer than twice the cap are, else counted under "other";
+  every ``COMPACT_EVERY_S`` a timer keeps the ``live_max_versions`` busiest keys and
+  moves the others' entries into "other", then runs the regression pass in a thread. The
+  table is written outside its agent there, so it picks changelog partitions by key
+  (``use_partitioner``; the changelog has one partition, so nothing moves).
 - The sample ring reads ``leak.samples`` without a consumer group (every partition,
   from the newest ``ring size`` records), so every worker's dashboard shows every new
   leak, and it never steals partitions from the group.
@@ -38,15 +44,17 @@ from leakline.pipeline.core.kafka_io import client_options
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     BUCKET_S,
+    COMPACT_EVERY_S,
     EVENT_PREFIX,
     RETENTION_S,
+    LiveCap,
     SampleRing,
     add_counts,
     buckets_from_items,
     parse_stats,
     parse_time,
 )
-from leakline.pipeline.live.web.views import LiveState
+from leakline.pipeline.live.web.views import LiveState, refresh_regressions
 
 log = logging.getLogger("leakline.live")
 
@@ -138,11 +146,14 @@ def install_live(
             # the app's default serializer is raw bytes; windowed keys and counts are JSON
             schema=faust.Schema(key_serializer="json", value_serializer="json"),
             help="leak.stats counts per version key in 1-minute buckets (24 h)",
+            # compaction writes it from a timer, where no event gives the partition
+            use_partitioner=True,
         )
         .tumbling(BUCKET_S, expires=RETENTION_S)
         .relative_to(_record_time)  # type: ignore[attr-defined]
     )
     ring = SampleRing(settings.live_samples)
+    cap = LiveCap(settings.live_max_versions)
 
     def buckets() -> Any:
         return buckets_from_items(list(table.table.data.items()))
@@ -173,6 +184,7 @@ def install_live(
         history=history,
         find_event=find_event,
         suggestions=suggestions,
+        max_versions=settings.live_max_versions,
     )
 
     @app.agent(stats_topic, name="leakline.live_stats")
@@ -182,10 +194,26 @@ def install_live(
             record = parse_stats(value if isinstance(value, bytes) else bytes(value or b""))
             if record is None:
                 continue  # not contract 3 (a newer version or garbage): skip, do not crash
-            table[record.key].apply(add_counts, record.counts, event)
+            key = cap.route(record.key)  # beyond the admitted keys: "other"
+            table[key].apply(add_counts, record.counts, event)
             for start, counts in record.minutes:  # event time; expired like the rest
-                table[EVENT_PREFIX + record.key].apply(add_counts, counts, Placed(start))
+                table[EVENT_PREFIX + key].apply(add_counts, counts, Placed(start))
             state.stats_applied += 1
+
+    @app.timer(COMPACT_EVERY_S)
+    async def compact_live() -> None:  # noqa: F841
+        # only the worker that owns the table, once it is restored (a standby copy or one
+        # under recovery is the changelog's to write); on the loop, between two records
+        # (no await inside), bounded by the admission cap
+        folded = 0
+        if stats_partitions() and not app.in_recovery:
+            folded = cap.compact(table.table, list(table.table.data.items()))
+        if folded:
+            log.info("live table: %d version keys folded into 'other' (cap %d)", folded, cap.cap)
+        try:
+            await refresh_regressions(state)
+        except Exception:  # a pass that fails must not stop the timer
+            log.exception("live regression pass failed")
 
     @app.task
     async def follow_samples() -> None:  # noqa: F841
