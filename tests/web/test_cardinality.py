@@ -75,6 +75,7 @@ def _state(data: dict[Any, Any], metrics: WorkerMetrics | None = None) -> LiveSt
         ring=SampleRing(5),
         metrics=metrics or WorkerMetrics(),
         worker_id="w",
+        entries=lambda: list(data.items()),
     )
 
 

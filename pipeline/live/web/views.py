@@ -40,6 +40,7 @@ from leakline.pipeline.live.stats import (
     SampleRing,
     add_counts,
     basis_buckets,
+    buckets_from_items,
     buckets_from_rows,
     cap_buckets,
     empty_counts,
@@ -81,6 +82,9 @@ class LiveState:
     suggestions: Callable[[], list[dict[str, Any]]] | None = None
     # version keys any view sees (the busiest; the rest summed as "other", issue 36)
     max_versions: int = DEFAULT_MAX_VERSIONS
+    # the live table's raw entries ``((name, window), counts)``, copied in one step on the
+    # loop, for the regression pass in a thread (None: the pass reads ``buckets``)
+    entries: Callable[[], list[tuple[Any, Any]]] | None = None
     # the last regression pass (``refresh_regressions``, on the worker's timer) and when
     found_regressions: list[dict[str, Any]] | None = None
     regressions_at: float | None = None
@@ -164,12 +168,26 @@ def regressions(state: LiveState, now: float | None = None) -> list[dict[str, An
     return regressions_of(live_buckets(state, "event"), now)
 
 
+def regressions_of_entries(
+    entries: list[tuple[Any, Any]], max_versions: int, now: float
+) -> list[dict[str, Any]]:
+    """The pass over a copy of the table's entries: pure data, so it runs in a thread."""
+    buckets = cap_buckets(basis_buckets(buckets_from_items(entries), "event"), max_versions)
+    return regressions_of(buckets, now)
+
+
 async def refresh_regressions(state: LiveState) -> list[dict[str, Any]]:
-    """One regression pass, in a thread: ``state.buckets()`` copies the table's entries
-    in one step (``list(dict.items())`` holds the GIL), the cap and the pass work on that
-    copy. The result is kept for the routes and set on the metrics. The worker runs it on
-    a timer; a route runs it only when no pass is recent (issue 36: never per call)."""
-    found = await asyncio.to_thread(regressions, state, time.time())
+    """One regression pass. The table's entries are copied on the loop (one
+    ``list(dict.items())``); the buckets, the cap and the pass are built from that copy in
+    a thread, which touches no Faust object. The result is kept for the routes and set on
+    the metrics. The worker runs it on a timer; a route runs it only when no pass is
+    recent (issue 36: never per call)."""
+    now = time.time()
+    if state.entries is not None:
+        entries = state.entries()
+        found = await asyncio.to_thread(regressions_of_entries, entries, state.max_versions, now)
+    else:
+        found = regressions(state, now)
     state.found_regressions, state.regressions_at = found, time.monotonic()
     state.metrics.set_regressions(found)
     return found

@@ -17,10 +17,10 @@ Why these choices (see also the live guide, docs/guide/live.md):
   (``history``, ``find_event``): ``pipeline.live`` does not import ``pipeline.store``.
 - Bounded cardinality (issue 36): a new version key is admitted by ``LiveCap.route`` (a
   set lookup per record) while fewer than twice the cap are, else counted under "other";
-  every ``COMPACT_EVERY_S`` a timer keeps the ``live_max_versions`` busiest keys and
-  moves the others' entries into "other", then runs the regression pass in a thread. The
-  table is written outside its agent there, so it picks changelog partitions by key
-  (``use_partitioner``; the changelog has one partition, so nothing moves).
+  every ``COMPACT_EVERY_S`` a timer runs the regression pass in a thread and marks a
+  compaction due, which the agent runs after its next record (a Faust table is written
+  from its agent, where the event names the changelog partition): it keeps the
+  ``live_max_versions`` busiest keys and moves the others' entries into "other".
 - The sample ring reads ``leak.samples`` without a consumer group (every partition,
   from the newest ``ring size`` records), so every worker's dashboard shows every new
   leak, and it never steals partitions from the group.
@@ -146,17 +146,19 @@ def install_live(
             # the app's default serializer is raw bytes; windowed keys and counts are JSON
             schema=faust.Schema(key_serializer="json", value_serializer="json"),
             help="leak.stats counts per version key in 1-minute buckets (24 h)",
-            # compaction writes it from a timer, where no event gives the partition
-            use_partitioner=True,
         )
         .tumbling(BUCKET_S, expires=RETENTION_S)
         .relative_to(_record_time)  # type: ignore[attr-defined]
     )
     ring = SampleRing(settings.live_samples)
     cap = LiveCap(settings.live_max_versions)
+    due: set[bool] = set()  # a compaction is due (set by the timer, run by the agent)
+
+    def entries() -> list[tuple[Any, Any]]:
+        return list(table.table.data.items())
 
     def buckets() -> Any:
-        return buckets_from_items(list(table.table.data.items()))
+        return buckets_from_items(entries())
 
     def stats_partitions() -> list[int]:
         try:
@@ -185,6 +187,7 @@ def install_live(
         find_event=find_event,
         suggestions=suggestions,
         max_versions=settings.live_max_versions,
+        entries=entries,
     )
 
     @app.agent(stats_topic, name="leakline.live_stats")
@@ -199,17 +202,16 @@ def install_live(
             for start, counts in record.minutes:  # event time; expired like the rest
                 table[EVENT_PREFIX + key].apply(add_counts, counts, Placed(start))
             state.stats_applied += 1
+            if due and not app.in_recovery:
+                # on the loop, no await inside: bounded by the admission cap
+                due.clear()
+                folded = cap.compact(table.table, entries())
+                if folded:
+                    log.info("live table: %d version keys folded into 'other'", folded)
 
     @app.timer(COMPACT_EVERY_S)
-    async def compact_live() -> None:  # noqa: F841
-        # only the worker that owns the table, once it is restored (a standby copy or one
-        # under recovery is the changelog's to write); on the loop, between two records
-        # (no await inside), bounded by the admission cap
-        folded = 0
-        if stats_partitions() and not app.in_recovery:
-            folded = cap.compact(table.table, list(table.table.data.items()))
-        if folded:
-            log.info("live table: %d version keys folded into 'other' (cap %d)", folded, cap.cap)
+    async def live_timer() -> None:  # noqa: F841
+        due.add(True)
         try:
             await refresh_regressions(state)
         except Exception:  # a pass that fails must not stop the timer
