@@ -291,3 +291,18 @@ def test_regression_pass_over_many_versions_is_near_linear() -> None:
     small, large = min(timed(2000) for _ in range(3)), min(timed(20_000) for _ in range(3))
     print(f"regression pass: 2k {small * 1000:.1f} ms, 20k {large * 1000:.1f} ms")
     assert large < 30 * small  # 10x the versions; the pairwise rule took 100x
+
+
+def test_a_cap_below_one_is_refused_on_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "leakline.pipeline.cli", "worker", "--web"]
+        + ["--live-max-versions", "0", "--bootstrap", "127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "--live-max-versions" in proc.stderr and "Traceback" not in proc.stderr
