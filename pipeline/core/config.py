@@ -93,6 +93,9 @@ class Settings:
     live_samples: int = 500  # newest leak samples the dashboard keeps in memory
     # distinct version label sets on /metrics before new ones are counted as "other"
     metrics_max_version_sets: int = 100
+    # version keys the live table (dashboard, regressions) keeps: the busiest; the rest are
+    # summed as "other" (issue 36: one request of 20,000 versions froze every view)
+    live_max_versions: int = 200
     security: KafkaSecurity = field(default_factory=KafkaSecurity)
     # classifier tier: None keeps each artifact head's own threshold; the promoted model
     # of models_dir (default DATA_DIR/models) wins over the shipped one, and the worker

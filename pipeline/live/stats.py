@@ -14,8 +14,9 @@ and ``rates --since`` use). The dashboard shows event time unless asked otherwis
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -233,7 +234,8 @@ def buckets_from_items(items: Iterable[tuple[Any, Any]]) -> dict[str, dict[float
             continue
         if isinstance(key, str) and isinstance(counts, dict):
             slot = out.setdefault(key, {})
-            slot[start] = add_counts(slot.get(start), counts)
+            # table values are replaced, never mutated: shared until two must be summed
+            slot[start] = counts if start not in slot else add_counts(slot[start], counts)
     return out
 
 
@@ -248,6 +250,114 @@ def basis_buckets(buckets: Buckets, basis: str) -> Buckets:
         n = len(EVENT_PREFIX)
         return {k[n:]: v for k, v in buckets.items() if k.startswith(EVENT_PREFIX)}
     return {k: v for k, v in buckets.items() if not k.startswith(EVENT_PREFIX)}
+
+
+# ---------------------------------------------------------------- bounded cardinality
+
+# version keys the live table keeps (issue 36): the busiest by volume; the rest are folded
+# into OTHER. Admission lets in up to ADMIT_FACTOR x the cap between two compactions, so
+# a new version gets a slot at once and keeps it at the next compaction if it is busy.
+DEFAULT_MAX_VERSIONS = 200
+ADMIT_FACTOR = 2
+COMPACT_EVERY_S = 10.0  # compaction and the regression pass run this often
+
+
+def key_volume(per_bucket: Mapping[float, Mapping[str, Any]]) -> int:
+    """Events of one key over its buckets (dead letters count: they are traffic too)."""
+    return sum(
+        int(c.get("total", 0) or 0) + int(c.get("dead_lettered", 0) or 0)
+        for c in per_bucket.values()
+    )
+
+
+def busiest(volumes: Mapping[str, int], cap: int) -> set[str]:
+    """The ``cap`` keys with the most volume (ties by key, so the choice is stable);
+    OTHER is never one of them: it is where the rest goes."""
+    ranked = sorted((k for k in volumes if k != OTHER), key=lambda k: (-volumes[k], k))
+    return set(ranked[:cap])
+
+
+def cap_buckets(buckets: Buckets, cap: int) -> Buckets:
+    """At most ``cap`` version keys plus OTHER: the busiest keys as they are, every other
+    key's buckets summed into OTHER's, bucket by bucket (no event leaves the totals)."""
+    extra = [k for k in buckets if k != OTHER]
+    if len(extra) <= cap:
+        return buckets
+    kept = busiest({k: key_volume(buckets[k]) for k in extra}, cap)
+    out: dict[str, Mapping[float, Mapping[str, Any]]] = {k: buckets[k] for k in kept}
+    other: dict[float, Counts] = {s: add_counts(None, c) for s, c in buckets.get(OTHER, {}).items()}
+    for key in extra:
+        if key not in kept:
+            for start, counts in buckets[key].items():
+                other[start] = add_counts(other.get(start), counts)
+    out[OTHER] = other
+    return out
+
+
+def _version_of(name: str) -> str:
+    """The version key of a live table key (either basis)."""
+    return name[len(EVENT_PREFIX) :] if name.startswith(EVENT_PREFIX) else name
+
+
+class LiveCap:
+    """Bounds the version keys of the live table (both bases follow their version key).
+
+    ``route`` is the per-record admission (one set lookup): a known key keeps its own
+    entries; a new one is admitted while fewer than ``ADMIT_FACTOR * cap`` are, else its
+    counts go to OTHER. ``compact`` (on a timer) keeps the ``cap`` busiest keys of the
+    table and moves every entry of the others into OTHER's entry of the same window:
+    a table restored with 20,000 versions is back to ``cap`` at the first compaction.
+    """
+
+    def __init__(self, cap: int = DEFAULT_MAX_VERSIONS) -> None:
+        if cap < 1:
+            raise ValueError("the live version cap must be at least 1")
+        self.cap = cap
+        self.admitted: set[str] = set()
+        self.routed_to_other = 0  # records folded at admission
+        self.folded_keys = 0  # version keys folded by compactions
+
+    def route(self, key: str) -> str:
+        if key in self.admitted:
+            return key
+        if len(self.admitted) < ADMIT_FACTOR * self.cap:
+            self.admitted.add(key)
+            return key
+        self.routed_to_other += 1
+        return OTHER
+
+    def compact(
+        self, data: MutableMapping[Any, Any], items: Iterable[tuple[Any, Any]] | None = None
+    ) -> int:
+        """Fold the keys beyond the cap into OTHER in ``data`` (the table:
+        ``(name, (start, end)) -> counts``; ``items``: its entries, read from the store
+        underneath when given). Returns the version keys folded."""
+        entries: dict[str, list[tuple[Any, Any]]] = {}
+        volumes: dict[str, int] = {}
+        for raw_key, counts in list(data.items() if items is None else items):
+            try:
+                name, window = raw_key
+            except (TypeError, ValueError):
+                continue
+            if not isinstance(name, str) or not isinstance(counts, Mapping):
+                continue
+            version = _version_of(name)
+            entries.setdefault(version, []).append((raw_key, counts))
+            if not name.startswith(EVENT_PREFIX):  # volume on one basis: no double count
+                volumes[version] = volumes.get(version, 0) + key_volume({0.0: counts})
+            else:
+                volumes.setdefault(version, 0)
+        kept = busiest(volumes, self.cap)
+        folded = [v for v in entries if v not in kept and v != OTHER]
+        for version in folded:
+            for raw_key, counts in entries[version]:
+                name, window = raw_key
+                target = (EVENT_PREFIX + OTHER if name.startswith(EVENT_PREFIX) else OTHER, window)
+                data[target] = add_counts(data.get(target), counts)
+                del data[raw_key]
+        self.admitted = kept
+        self.folded_keys += len(folded)
+        return len(folded)
 
 
 def buckets_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[float, Counts]]:
@@ -293,25 +403,41 @@ def version_regressions(
     parts differs and B was first seen later than A; of several such A, the latest seen.
     B regresses when its rate is above A's and the one-sided two-proportion test
     (``core.stats.two_proportion``) gives p < ``alpha``, with ``min_events`` on each side.
+
+    Found by lookups, not pairwise (issue 36): per part, keys are grouped by every other
+    field (the model among them), so A and B differ in exactly that part when they share
+    a group; each group is sorted by first seen and B's predecessor is a bisection.
+    O(n log n) in the number of keys.
     """
-    keys = [k for k in totals if k in seen and k != OTHER and dims_of(k)["model_name"] != UNKNOWN]
+    dims = {
+        k: dims_of(k)
+        for k in totals
+        if k in seen and k != OTHER and dims_of(k)["model_name"] != UNKNOWN
+    }
+    # part -> (every field but the part's) -> [(first seen, key)], sorted
+    groups: dict[str, dict[tuple[str, ...], list[tuple[float, str]]]] = {}
+    group_of: dict[str, dict[str, tuple[str, ...]]] = {}  # part -> key -> its group
+    for part, fields in REPLACEABLE.items():
+        rest = [f for f in DIMS if f not in fields]
+        table: dict[tuple[str, ...], list[tuple[float, str]]] = {}
+        mine = group_of[part] = {}
+        for key, d in dims.items():
+            g = mine[key] = tuple(d[f] for f in rest)
+            table.setdefault(g, []).append((seen[key], key))
+        for members in table.values():
+            members.sort()
+        groups[part] = table
     found = []
-    for new in keys:
-        d_new = dims_of(new)
+    for new, d_new in dims.items():
         best: tuple[float, str, str] | None = None
-        for old in keys:
-            if old == new or seen[old] >= seen[new]:
+        for part in REPLACEABLE:
+            group = groups[part][group_of[part][new]]
+            if len(group) < 2:
                 continue
-            d_old = dims_of(old)
-            if d_old["model_name"] != d_new["model_name"]:
-                continue
-            changed = [
-                part
-                for part, fields in REPLACEABLE.items()
-                if any(d_old[f] != d_new[f] for f in fields)
-            ]
-            if len(changed) == 1 and (best is None or seen[old] > best[0]):
-                best = (seen[old], old, changed[0])
+            # the latest member first seen strictly before ``new``
+            i = bisect_left(group, (seen[new], "")) - 1
+            if i >= 0 and (best is None or group[i][0] > best[0]):
+                best = (group[i][0], group[i][1], part)
         if best is None:
             continue
         _, old, part = best
@@ -328,7 +454,7 @@ def version_regressions(
                     "model": d_new["model_name"],
                     "changed": part,
                     "version": "/".join(d_new[f] for f in fields),
-                    "previous": "/".join(dims_of(old)[f] for f in fields),
+                    "previous": "/".join(dims[old][f] for f in fields),
                     "rate": test.rate_b,
                     "previous_rate": test.rate_a,
                     "total": b["total"],
@@ -379,16 +505,21 @@ def rate_row(key: str, counts: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def top_rows(totals: Mapping[str, Counts], n: int) -> list[dict[str, Any]]:
-    """The ``n`` busiest version keys, then one "other" row summing the rest."""
-    ordered = sorted(totals.items(), key=lambda kv: (-kv[1]["total"], kv[0]))
+    """The ``n`` busiest version keys, then one "other" row summing the rest (and what
+    the live table already folded into "other": one "other" row, always the last)."""
+    ordered = sorted(
+        ((k, v) for k, v in totals.items() if k != OTHER), key=lambda kv: (-kv[1]["total"], kv[0])
+    )
     rows = [rate_row(key, counts) for key, counts in ordered[:n]]
-    rest = ordered[n:]
+    rest = [counts for _, counts in ordered[n:]]
+    if OTHER in totals:
+        rest.append(totals[OTHER])
     if rest:
         other = None
-        for _, counts in rest:
+        for counts in rest:
             other = add_counts(other, counts)
         row = rate_row(OTHER, other or empty_counts())
-        row["versions"] = len(rest)
+        row["versions"] = len(ordered) - len(rows)  # named versions folded here
         rows.append(row)
     return rows
 

@@ -117,6 +117,13 @@ def add_worker(subparsers: Any) -> None:
         help="bearer token for every route (prefer $LEAKLINE_WEB_TOKEN: flags show in `ps`)",
     )
     add_limit_args(web)
+    web.add_argument(
+        "--live-max-versions",
+        type=positive_int,
+        metavar="N",
+        help="version keys the live table (dashboard, regressions) keeps: the N busiest; "
+        "the rest are counted as 'other' (default: 200)",
+    )
     p.add_argument(
         "--classifier-threshold",
         type=ratio,
@@ -169,6 +176,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_port=args.web_port,
         web_limits=limits_from_args(args),
         web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
+        live_max_versions=args.live_max_versions,
         classifier_threshold=args.classifier_threshold,
         classifier_models_dir=args.models_dir,
         compact_every_s=args.compact_every,

@@ -29,7 +29,9 @@ from leakline.pipeline.live.metrics import CONTENT_TYPE, WorkerMetrics
 from leakline.pipeline.live.stats import (
     BASES,
     BUCKET_S,
+    COMPACT_EVERY_S,
     DEFAULT_BASIS,
+    DEFAULT_MAX_VERSIONS,
     HISTORY_BUCKET_S,
     HISTORY_WINDOWS,
     OTHER,
@@ -38,7 +40,9 @@ from leakline.pipeline.live.stats import (
     SampleRing,
     add_counts,
     basis_buckets,
+    buckets_from_items,
     buckets_from_rows,
+    cap_buckets,
     empty_counts,
     first_seen,
     highlight,
@@ -76,6 +80,14 @@ class LiveState:
     # the fleet learner's suggestions (``pipeline.core.marker_suggestions.read_all``: every
     # worker's file in the data directory, with its status), None without a learner
     suggestions: Callable[[], list[dict[str, Any]]] | None = None
+    # version keys any view sees (the busiest; the rest summed as "other", issue 36)
+    max_versions: int = DEFAULT_MAX_VERSIONS
+    # the live table's raw entries ``((name, window), counts)``, copied in one step on the
+    # loop, for the regression pass in a thread (None: the pass reads ``buckets``)
+    entries: Callable[[], list[tuple[Any, Any]]] | None = None
+    # the last regression pass (``refresh_regressions``, on the worker's timer) and when
+    found_regressions: list[dict[str, Any]] | None = None
+    regressions_at: float | None = None
 
 
 def _static(name: str) -> str:
@@ -142,14 +154,51 @@ def _basis(request: web.Request) -> str:
 
 
 def live_buckets(state: LiveState, basis: str) -> Buckets:
-    return basis_buckets(state.buckets(), basis)
+    """The live table of one basis, at most ``state.max_versions`` keys plus "other"."""
+    return cap_buckets(basis_buckets(state.buckets(), basis), state.max_versions)
+
+
+def regressions_of(buckets: Buckets, now: float) -> list[dict[str, Any]]:
+    """New versions significantly worse than the one they replaced: event time, 24 h."""
+    return version_regressions(window_totals(buckets, now, WINDOWS["24h"]), first_seen(buckets))
 
 
 def regressions(state: LiveState, now: float | None = None) -> list[dict[str, Any]]:
-    """New versions significantly worse than the one they replaced: event time, 24 h."""
     now = time.time() if now is None else now
-    buckets = live_buckets(state, "event")
-    return version_regressions(window_totals(buckets, now, WINDOWS["24h"]), first_seen(buckets))
+    return regressions_of(live_buckets(state, "event"), now)
+
+
+def regressions_of_entries(
+    entries: list[tuple[Any, Any]], max_versions: int, now: float
+) -> list[dict[str, Any]]:
+    """The pass over a copy of the table's entries: pure data, so it runs in a thread."""
+    buckets = cap_buckets(basis_buckets(buckets_from_items(entries), "event"), max_versions)
+    return regressions_of(buckets, now)
+
+
+async def refresh_regressions(state: LiveState) -> list[dict[str, Any]]:
+    """One regression pass. The table's entries are copied on the loop (one
+    ``list(dict.items())``); the buckets, the cap and the pass are built from that copy in
+    a thread, which touches no Faust object. The result is kept for the routes and set on
+    the metrics. The worker runs it on a timer; a route runs it only when no pass is
+    recent (issue 36: never per call)."""
+    now = time.time()
+    if state.entries is not None:
+        entries = state.entries()
+        found = await asyncio.to_thread(regressions_of_entries, entries, state.max_versions, now)
+    else:
+        found = regressions(state, now)
+    state.found_regressions, state.regressions_at = found, time.monotonic()
+    state.metrics.set_regressions(found)
+    return found
+
+
+async def current_regressions(state: LiveState) -> list[dict[str, Any]]:
+    """The last pass when it is recent (3 timer periods), else a new one."""
+    at = state.regressions_at
+    if state.found_regressions is None or at is None or time.monotonic() - at > 3 * COMPACT_EVERY_S:
+        return await refresh_regressions(state)
+    return state.found_regressions
 
 
 def _filters(request: web.Request) -> tuple[str | None, str | None]:
@@ -220,7 +269,11 @@ def overview(
             "known": state.metrics.model_known,
             "reload_failures": state.metrics.model_reload_failures_seen,
         },
-        "regressions": regressions(state, now),
+        "regressions": (
+            state.found_regressions
+            if state.found_regressions is not None
+            else regressions(state, now)
+        ),
         "event_page": state.find_event is not None,
     }
 
@@ -432,6 +485,7 @@ def install(app: web.Application, state: LiveState) -> None:
 
     async def api_overview(request: web.Request) -> web.StreamResponse:
         history = await store_buckets(request)
+        await current_regressions(state)
         return web.json_response(
             cached("overview", request, lambda: overview(state, request, history=history))
         )
@@ -518,7 +572,7 @@ def install(app: web.Application, state: LiveState) -> None:
         if state.lag is not None:
             with contextlib.suppress(Exception):  # a scrape never fails on a rebalance
                 state.metrics.set_lag(await state.lag())
-        state.metrics.set_regressions(regressions(state))
+        await current_regressions(state)  # sets the gauges when it runs a pass
         return web.Response(body=state.metrics.render(), headers={"Content-Type": CONTENT_TYPE})
 
     async def healthz(request: web.Request) -> web.StreamResponse:
@@ -553,6 +607,7 @@ __all__ = [
     "install",
     "overview",
     "page_html",
+    "refresh_regressions",
     "regressions",
     "time_series",
 ]

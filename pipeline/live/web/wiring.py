@@ -15,6 +15,12 @@ Why these choices (see also the live guide, docs/guide/live.md):
   basis the dashboard shows by default.
 - The store (7 and 30 days, one event) is read through callables the worker passes in
   (``history``, ``find_event``): ``pipeline.live`` does not import ``pipeline.store``.
+- Bounded cardinality (issue 36): a new version key is admitted by ``LiveCap.route`` (a
+  set lookup per record) while fewer than twice the cap are, else counted under "other";
+  every ``COMPACT_EVERY_S`` a timer runs the regression pass in a thread and marks a
+  compaction due, which the agent runs after its next record (a Faust table is written
+  from its agent, where the event names the changelog partition): it keeps the
+  ``live_max_versions`` busiest keys and moves the others' entries into "other".
 - The sample ring reads ``leak.samples`` without a consumer group (every partition,
   from the newest ``ring size`` records), so every worker's dashboard shows every new
   leak, and it never steals partitions from the group.
@@ -38,15 +44,17 @@ from leakline.pipeline.core.kafka_io import client_options
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     BUCKET_S,
+    COMPACT_EVERY_S,
     EVENT_PREFIX,
     RETENTION_S,
+    LiveCap,
     SampleRing,
     add_counts,
     buckets_from_items,
     parse_stats,
     parse_time,
 )
-from leakline.pipeline.live.web.views import LiveState
+from leakline.pipeline.live.web.views import LiveState, refresh_regressions
 
 log = logging.getLogger("leakline.live")
 
@@ -143,9 +151,14 @@ def install_live(
         .relative_to(_record_time)  # type: ignore[attr-defined]
     )
     ring = SampleRing(settings.live_samples)
+    cap = LiveCap(settings.live_max_versions)
+    due: set[bool] = set()  # a compaction is due (set by the timer, run by the agent)
+
+    def entries() -> list[tuple[Any, Any]]:
+        return list(table.table.data.items())
 
     def buckets() -> Any:
-        return buckets_from_items(list(table.table.data.items()))
+        return buckets_from_items(entries())
 
     def stats_partitions() -> list[int]:
         try:
@@ -173,6 +186,8 @@ def install_live(
         history=history,
         find_event=find_event,
         suggestions=suggestions,
+        max_versions=settings.live_max_versions,
+        entries=entries,
     )
 
     @app.agent(stats_topic, name="leakline.live_stats")
@@ -182,10 +197,25 @@ def install_live(
             record = parse_stats(value if isinstance(value, bytes) else bytes(value or b""))
             if record is None:
                 continue  # not contract 3 (a newer version or garbage): skip, do not crash
-            table[record.key].apply(add_counts, record.counts, event)
+            key = cap.route(record.key)  # beyond the admitted keys: "other"
+            table[key].apply(add_counts, record.counts, event)
             for start, counts in record.minutes:  # event time; expired like the rest
-                table[EVENT_PREFIX + record.key].apply(add_counts, counts, Placed(start))
+                table[EVENT_PREFIX + key].apply(add_counts, counts, Placed(start))
             state.stats_applied += 1
+            if due and not app.in_recovery:
+                # on the loop, no await inside: bounded by the admission cap
+                due.clear()
+                folded = cap.compact(table.table, entries())
+                if folded:
+                    log.info("live table: %d version keys folded into 'other'", folded)
+
+    @app.timer(COMPACT_EVERY_S)
+    async def live_timer() -> None:  # noqa: F841
+        due.add(True)
+        try:
+            await refresh_regressions(state)
+        except Exception:  # a pass that fails must not stop the timer
+            log.exception("live regression pass failed")
 
     @app.task
     async def follow_samples() -> None:  # noqa: F841
