@@ -86,7 +86,9 @@ def safe_record(record: logging.LogRecord) -> logging.LogRecord:
     record.msg = _cut(
         _REDACTOR.redact_text(_cut(message, 4 * MESSAGE_MAX_CHARS)), MESSAGE_MAX_CHARS
     )
-    record.args = None
+    # empty, not None: mode's formatter maps over the args (None became (None,) and
+    # broke "%" formatting of the already formatted message)
+    record.args = ()
     if record.exc_info and not record.exc_text:
         trace = _FORMATTER.formatException(record.exc_info)
         record.exc_text = _cut(

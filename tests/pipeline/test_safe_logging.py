@@ -65,3 +65,16 @@ def test_repeats_are_still_recognised_by_their_template(installed: None) -> None
     records = [log.makeRecord(log.name, logging.ERROR, "f", 1, "conn %s failed", (i,), None)
                for i in range(3)]  # fmt: skip
     assert [limiter.filter(r) for r in records] == [True, False, False]
+
+
+def test_a_safe_record_formats_through_faust_s_formatter(installed: None) -> None:
+    """The worker logs through mode's ExtensionFormatter, which maps over ``record.args``:
+    a record made safe with ``args = None`` printed "--- Logging error ---" and a
+    traceback for every batch line (caught by the outage-log tests)."""
+    from mode.utils.logging import ExtensionFormatter
+
+    record = logging.getLogger("leakline.test").makeRecord(
+        "leakline.test", logging.INFO, __file__, 1, "batch of %d: stored %d", (44, 44), None
+    )
+    line = ExtensionFormatter(fmt="%(message)s").format(record)
+    assert line.endswith("batch of 44: stored 44")
