@@ -4,7 +4,7 @@ With a write token set, ``/ingest`` and ``/v1/traces`` take only it, and the rea
 (the dashboard's) only reads; without one, one token does both, as before. Real aiohttp
 servers on loopback: the worker's middleware over the real ingest and OTLP handlers, and
 the standalone ``otlp-receiver`` (``serve_otlp``). The worker itself is in
-tests/web/test_read_write_tokens.py.
+tests/web/test_worker_read_write_tokens.py.
 """
 
 from __future__ import annotations
