@@ -84,6 +84,9 @@ class Settings:
     web_enabled: bool = False
     # required when web_host is not loopback; every route (incl. /metrics) then checks it
     web_token: str | None = field(default=None, repr=False)
+    # with it, /ingest and /v1/traces take only this token and web_token only reads
+    # (issue 36: the dashboard's token could write); None: web_token does both
+    web_write_token: str | None = field(default=None, repr=False)
     # Host names the web server answers to besides its bound address (and, on loopback,
     # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/core/web_auth.py)
     web_allowed_hosts: tuple[str, ...] = ()

@@ -9,6 +9,13 @@ Two more rules, for browsers:
 - a token travels in the ``Authorization`` header; the query string (which ends up in logs
   and history) is accepted only where a browser cannot set a header: GET of the page and
   of its EventSource stream. A token given twice is refused (400).
+
+Reads and writes may hold separate tokens (issue 36): with a write token set
+(``$LEAKLINE_WEB_WRITE_TOKEN``), the write routes (``WRITE_PATHS``: ``/ingest``,
+``/v1/traces``) take only it, and the read token (the dashboard's, ``$LEAKLINE_WEB_TOKEN``)
+only reads; either one at the other's door gets 403. Without it, one token does both, as
+before. The write token does not read: it sits in every gateway's and exporter's
+configuration, far more places than the dashboard's, and the dashboard shows stored text.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from aiohttp import web
 from leakline.pipeline.core.errors import LeaklineError
 
 ENV_WEB_TOKEN = "LEAKLINE_WEB_TOKEN"
+ENV_WEB_WRITE_TOKEN = "LEAKLINE_WEB_WRITE_TOKEN"
 MIN_TOKEN_CHARS = 16
 # Probes answer without the token: orchestrators poll them, and they tell nothing but
 # "alive" / "ready" and the worker id.
@@ -30,6 +38,8 @@ PROBE_PATHS = frozenset({"/healthz", "/readyz"})
 QUERY_TOKEN_PATHS = frozenset({"/dashboard", "/dashboard/api/events"})
 # pages opened by a link (``/event/<id>``): a query token opens the page, not its data
 QUERY_TOKEN_PREFIXES = ("/event/",)
+# routes that produce events; with a write token set, only it opens them
+WRITE_PATHS = frozenset({"/ingest", "/v1/traces"})
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::"})
 
@@ -43,17 +53,39 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_exposure(host: str, token: str | None) -> None:
-    """Refuse to serve beyond loopback without a token (and with a guessable one)."""
-    if token is not None and len(token) < MIN_TOKEN_CHARS:
+def check_tokens(token: str | None, write_token: str | None = None) -> None:
+    """Refuse a guessable token, and a write token that is the read token."""
+    for name, value in (("web token", token), ("web write token", write_token)):
+        if value is not None and len(value) < MIN_TOKEN_CHARS:
+            raise LeaklineError(
+                f"the {name} is too short ({len(value)} characters, at least {MIN_TOKEN_CHARS})",
+                hint='generate one: python3 -c "import secrets; print(secrets.token_urlsafe(32))"',
+            )
+    if (
+        token is not None
+        and write_token is not None
+        and hmac.compare_digest(token.encode(), write_token.encode())
+    ):
         raise LeaklineError(
-            f"the web token is too short ({len(token)} characters, at least {MIN_TOKEN_CHARS})",
-            hint='generate one: python3 -c "import secrets; print(secrets.token_urlsafe(32))"',
+            "the web write token is the same as the web token: it would separate nothing",
+            hint=f"give ${ENV_WEB_WRITE_TOKEN} a token of its own, or leave it unset",
         )
-    if not is_loopback(host) and not token:
+
+
+def check_exposure(
+    host: str, token: str | None, write_token: str | None = None, *, reads: bool = True
+) -> None:
+    """Refuse to serve beyond loopback without a token (and with a guessable one).
+
+    ``reads``: the server has read routes (the worker), so the read token is what guards
+    them; a server of write routes only (``otlp-receiver``) is guarded by either token."""
+    check_tokens(token, write_token)
+    guard = token if reads else (write_token or token)
+    if not is_loopback(host) and not guard:
+        flags = "--web-token/--token" if reads else "--token/--write-token"
         raise LeaklineError(
             f"refusing to serve HTTP on {host} without a token",
-            hint=f"set ${ENV_WEB_TOKEN} (or the --web-token/--token flag), or bind to 127.0.0.1",
+            hint=f"set ${ENV_WEB_TOKEN} (or the {flags} flag), or bind to 127.0.0.1",
         )
 
 
@@ -121,8 +153,38 @@ def host_middleware(allowed: frozenset[str]) -> Callable[..., Awaitable[web.Stre
     return require_host
 
 
-def token_middleware(token: str) -> Callable[..., Awaitable[web.StreamResponse]]:
-    expected = token.encode()
+def _unauthorized() -> web.Response:
+    return web.json_response(
+        {"error": "a bearer token is required"},
+        status=401,
+        headers={"WWW-Authenticate": 'Bearer realm="leakline"'},
+    )
+
+
+def _wrong_door(write_route: bool) -> web.Response:
+    """403 for a valid token at the other kind of route: it names the one to use."""
+    if write_route:
+        error = (
+            "the read token cannot write: this route takes the write token "
+            f"(${ENV_WEB_WRITE_TOKEN})"
+        )
+    else:
+        error = f"the write token cannot read: this route takes the read token (${ENV_WEB_TOKEN})"
+    return web.json_response({"error": error}, status=403)
+
+
+def _matches(given: bytes, expected: bytes | None) -> bool:
+    return expected is not None and hmac.compare_digest(given, expected)
+
+
+def token_middleware(
+    token: str | None, write_token: str | None = None
+) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The bearer check: ``token`` for every route, or, with ``write_token``, ``token``
+    for reads (none on reads when it is None: loopback only, see ``check_exposure``)
+    and ``write_token`` alone for ``WRITE_PATHS``."""
+    read = token.encode() if token else None
+    write = write_token.encode() if write_token else None
 
     @web.middleware
     async def require_token(
@@ -130,16 +192,21 @@ def token_middleware(token: str) -> Callable[..., Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         if request.path in PROBE_PATHS:
             return await handler(request)
+        write_route = write is not None and request.path in WRITE_PATHS
+        expected, other = (write, read) if write_route else (read, write)
+        if expected is None:  # a read route without a read token: open, as without any
+            return await handler(request)
         try:
             given = presented_token(request)
         except DuplicateToken as exc:
             return web.json_response({"error": str(exc)}, status=400)
-        if given is None or not hmac.compare_digest(given.encode(), expected):
-            return web.json_response(
-                {"error": "a bearer token is required"},
-                status=401,
-                headers={"WWW-Authenticate": 'Bearer realm="leakline"'},
-            )
-        return await handler(request)
+        if given is None:
+            return _unauthorized()
+        raw = given.encode()
+        if _matches(raw, expected):
+            return await handler(request)
+        if _matches(raw, other):
+            return _wrong_door(write_route)
+        return _unauthorized()
 
     return require_token

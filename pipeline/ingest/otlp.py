@@ -323,6 +323,7 @@ async def serve_otlp(
     port: int,
     *,
     token: str | None = None,
+    write_token: str | None = None,
     max_body_bytes: int | None = None,
     allowed_host_names: tuple[str, ...] = (),
     limits: ServerLimits | None = None,
@@ -332,7 +333,8 @@ async def serve_otlp(
     """Run a standalone receiver until ``stop`` is set (or the task is cancelled).
 
     The worker's rules (``leakline.pipeline.core.web_auth``): the Host check against
-    DNS rebinding and the bearer token; the caller checks exposure (``check_exposure``)."""
+    DNS rebinding and the bearer token (``write_token``: /v1/traces takes only it); the
+    caller checks exposure (``check_exposure``)."""
     limits = limits or ServerLimits()
     config = IngestConfig(
         topic=settings.topics.events,
@@ -346,8 +348,8 @@ async def serve_otlp(
     hosts = allowed_hosts(host, allowed_host_names)
     if hosts is not None:
         app.middlewares.append(host_middleware(hosts))
-    if token:
-        app.middlewares.append(token_middleware(token))
+    if token or write_token:
+        app.middlewares.append(token_middleware(token, write_token))
     stats = register_otlp(app, sender, config, meta=EventMeta.from_env())
     runner = GuardedAppRunner(app, limits, access_log=None)
     await runner.setup()

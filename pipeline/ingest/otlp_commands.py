@@ -18,7 +18,8 @@ from leakline.pipeline.core.command import (
     settings_from_args,
 )
 from leakline.pipeline.core.http_limits import add_limit_args, limits_from_args
-from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN as ENV_TOKEN  # one secret, every door
+from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN as ENV_TOKEN  # the worker's secrets
+from leakline.pipeline.core.web_auth import ENV_WEB_WRITE_TOKEN as ENV_WRITE_TOKEN
 from leakline.pipeline.core.web_auth import check_exposure
 
 
@@ -48,7 +49,13 @@ def add_otlp_receiver(subparsers: Any) -> None:
     p.add_argument(
         "--token",
         help=f"bearer token every request must carry (prefer ${ENV_TOKEN}: flags show in `ps`); "
-        "required when --host is not loopback, at least 16 characters",
+        "required when --host is not loopback (unless --write-token is set), at least 16 "
+        "characters",
+    )
+    p.add_argument(
+        "--write-token",
+        help=f"the worker's write token (prefer ${ENV_WRITE_TOKEN}): when set, /v1/traces "
+        "takes only it and refuses --token (403), as the worker's write routes do",
     )
     p.add_argument(
         "--allowed-host",
@@ -70,7 +77,9 @@ def cmd_otlp_receiver(args: argparse.Namespace) -> int:
     from leakline.pipeline.ingest.otlp import TRACES_PATH, serve_otlp
 
     token = args.token or os.environ.get(ENV_TOKEN) or None
-    check_exposure(args.host, token)  # the worker's rules: a token beyond loopback, 16+ chars
+    write_token = args.write_token or os.environ.get(ENV_WRITE_TOKEN) or None
+    # the worker's rules: a token beyond loopback, 16+ chars, the write token its own
+    check_exposure(args.host, token, write_token, reads=False)
     limits = limits_from_args(args)
     settings = settings_from_args(args)
 
@@ -85,6 +94,7 @@ def cmd_otlp_receiver(args: argparse.Namespace) -> int:
             args.host,
             args.port,
             token=token,
+            write_token=write_token,
             max_body_bytes=args.max_body_bytes,
             allowed_host_names=tuple(args.allowed_host or ()),
             limits=limits,

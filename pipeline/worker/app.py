@@ -156,11 +156,11 @@ def build_app(
             suggestions=functools.partial(marker_suggestions.read_all, settings.data_dir),
         )
         hosts = allowed_hosts(settings.web_host, settings.web_allowed_hosts)
-        attach(app, live, settings.web_token, hosts)
+        attach(app, live, settings.web_token, hosts, write_token=settings.web_write_token)
         from leakline.pipeline.core.http_guard import guard_faust_web
 
         guard_faust_web(app, settings.web_limits)  # connection cap, header/idle timeouts
-        mount_on_worker(app, settings)  # POST /ingest, behind the same token middleware
+        mount_on_worker(app, settings)  # POST /ingest, behind the token middleware
         from leakline.pipeline.ingest.otlp import mount_otlp_on_worker
 
         mount_otlp_on_worker(app, settings)  # POST /v1/traces (OTLP/HTTP), same middleware
@@ -498,7 +498,8 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     if settings.web_enabled:
         from leakline.pipeline.live.web import check_exposure
 
-        check_exposure(settings.web_host, settings.web_token)  # before any I/O, too
+        # before any I/O, too
+        check_exposure(settings.web_host, settings.web_token, settings.web_write_token)
     try:
         Redactor.from_spec(settings.redaction)  # bad configuration fails before any I/O
     except ValueError as exc:

@@ -114,7 +114,15 @@ def add_worker(subparsers: Any) -> None:
     web.add_argument(
         "--web-token",
         metavar="TOKEN",
-        help="bearer token for every route (prefer $LEAKLINE_WEB_TOKEN: flags show in `ps`)",
+        help="bearer token for every route, or with --web-write-token for the read routes "
+        "(dashboard, /metrics) only (prefer $LEAKLINE_WEB_TOKEN: flags show in `ps`)",
+    )
+    web.add_argument(
+        "--web-write-token",
+        metavar="TOKEN",
+        help="a separate bearer token for the write routes (/ingest, /v1/traces): they then "
+        "refuse the read token, and it reads nothing; recommended whenever the dashboard is "
+        "shared (prefer $LEAKLINE_WEB_WRITE_TOKEN)",
     )
     add_limit_args(web)
     web.add_argument(
@@ -157,6 +165,7 @@ def add_worker(subparsers: Any) -> None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
+    from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN, ENV_WEB_WRITE_TOKEN
     from leakline.pipeline.worker.app import run_worker
 
     settings = settings_from_args(
@@ -175,7 +184,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_allowed_hosts=tuple(args.web_allowed_host or ()),
         web_port=args.web_port,
         web_limits=limits_from_args(args),
-        web_token=args.web_token or os.environ.get("LEAKLINE_WEB_TOKEN") or None,
+        web_token=args.web_token or os.environ.get(ENV_WEB_TOKEN) or None,
+        web_write_token=args.web_write_token or os.environ.get(ENV_WEB_WRITE_TOKEN) or None,
         live_max_versions=args.live_max_versions,
         classifier_threshold=args.classifier_threshold,
         classifier_models_dir=args.models_dir,
