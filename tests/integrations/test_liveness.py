@@ -4,6 +4,7 @@ heartbeat, answers fast while the loop is blocked, and says so when it is stuck.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import socket
@@ -112,3 +113,36 @@ def test_the_probe_process_exits_with_its_worker() -> None:
         time.sleep(0.2)
     else:
         pytest.fail(f"the probe process {child} still listens after its worker died")
+
+
+@pytest.mark.slow
+def test_a_worker_with_a_health_port_reports_its_loop_and_takes_the_probe_with_it(
+    broker, tmp_path
+) -> None:
+    from leakline_testkit import spawn_worker
+
+    from leakline.pipeline.core.broker import free_port
+
+    port = free_port()
+    worker = spawn_worker(broker.bootstrap, tmp_path / "data", "--health-port", str(port))
+    try:
+        deadline = time.monotonic() + 120
+        status, body = 0, dict[str, object]()
+        while time.monotonic() < deadline and "loop_heartbeat_age_s" not in body:
+            assert worker.proc.poll() is None, worker.log_text()[-3000:]
+            with contextlib.suppress(OSError):  # not listening yet
+                status, body, _ = _get(port)
+            time.sleep(0.2)
+        assert status == 200 and body["alive"] is True, worker.log_text()[-3000:]
+        assert float(body["loop_heartbeat_age_s"]) < 2.0  # type: ignore[arg-type]
+    finally:
+        worker.proc.kill()  # no clean shutdown: the probe process must notice on its own
+        worker.proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        except OSError:
+            return
+        time.sleep(0.2)
+    pytest.fail("the probe port still answers after the worker was killed")
