@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                         run.close()
                         return
                     started = time.time()
-                    what = asyncio.run(run)
+                    what = asyncio.run(run) or ""
                     time.sleep(1.0)
                     phases.append((name, started, time.time(), what))
                     print(f"{name}: {what}", file=sys.stderr, flush=True)
