@@ -1,5 +1,6 @@
 """The audit's hostile HTTP requests (issue 36) against a real ``leakline worker --web``,
-while ``/healthz`` is probed from another process: the worst probe latency and the peak
+while ``/healthz`` is probed from other processes (on the web server, and on the
+worker's ``--health-port`` thread that reports the loop's heartbeat): the worst probe latency and the peak
 RSS of the worker (its process tree: the worker, its batch child and its decoder child).
 
     python benchmarks/hostile_http.py            # every phase
@@ -200,6 +201,9 @@ async def empty_spans(base: str, mib: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--only", action="append", default=[], help="run only this phase (repeatable)"
+    )
     args = parser.parse_args(argv)
     mib = 8 if args.quick else 32
     n_large = 2 if args.quick else 4
@@ -215,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         with EmbeddedBroker(log_path=root / "broker.log") as broker:
             asyncio.run(ensure_topics(broker.bootstrap, ["gateway.events"], 4))
-            port = free_port()
+            port, health_port = free_port(), free_port()
             proc = start_worker(
                 broker.bootstrap,
                 root / "data",
@@ -225,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                 str(port),
                 "--web-body-timeout",
                 "10",
+                "--health-port",
+                str(health_port),
             )
             base = f"http://127.0.0.1:{port}"
             try:
@@ -237,16 +243,21 @@ def main(argv: list[str] | None = None) -> int:
                         pass
                     time.sleep(0.5)
                 time.sleep(3)
-                stop, out = ctx.Event(), ctx.Queue()
+                stop, out, out_h = ctx.Event(), ctx.Queue(), ctx.Queue()
                 prober = ctx.Process(target=_probe, args=(port, stop, out), daemon=True)
                 prober.start()
+                prober_h = ctx.Process(target=_probe, args=(health_port, stop, out_h), daemon=True)
+                prober_h.start()
                 rss = Rss(proc.pid)
                 rss.start()
                 phases: list[tuple[str, float, float, str]] = []
 
                 def phase(name: str, run: Any) -> None:
+                    if args.only and name not in args.only and name != "idle":
+                        run.close()
+                        return
                     started = time.time()
-                    what = asyncio.run(run)
+                    what = asyncio.run(run) or ""
                     time.sleep(1.0)
                     phases.append((name, started, time.time(), what))
                     print(f"{name}: {what}", file=sys.stderr, flush=True)
@@ -263,21 +274,33 @@ def main(argv: list[str] | None = None) -> int:
                 probes: list[tuple[float, float | None]] = []
                 while not out.empty():
                     probes.append(out.get())
+                health: list[tuple[float, float | None]] = []
+                while not out_h.empty():
+                    health.append(out_h.get())
                 prober.join(5)
+                prober_h.join(5)
                 rss.done.set()
                 rss.join(2)
             finally:
                 stop_process(proc)
-    print("| phase | answers | /healthz probes | failed | median ms | worst ms | peak RSS MiB |")
-    print("|---|---|---|---|---|---|---|")
+    print(
+        "| phase | answers | web /healthz probes, failed, median/worst ms "
+        "| --health-port probes, failed, median/worst ms | peak RSS MiB |"
+    )
+    print("|---|---|---|---|---|")
     for name, t0, t1, what in phases:
-        lat = [v for t, v in probes if t0 <= t <= t1 and v is not None]
-        failed = sum(1 for t, v in probes if t0 <= t <= t1 and v is None)
         peak = max((r for t, r in rss.samples if t0 <= t <= t1), default=float("nan"))
-        med = statistics.median(lat) * 1000 if lat else float("nan")
-        worst = max(lat) * 1000 if lat else float("nan")
-        print(f"| {name} | {what} | {len(lat)} | {failed} | {med:.1f} | {worst:.0f} | {peak:.0f} |")
+        web_s, health_s = _summary(probes, t0, t1), _summary(health, t0, t1)
+        print(f"| {name} | {what} | {web_s} | {health_s} | {peak:.0f} |")
     return 0
+
+
+def _summary(probes: list[tuple[float, float | None]], t0: float, t1: float) -> str:
+    lat = [v for t, v in probes if t0 <= t <= t1 and v is not None]
+    failed = sum(1 for t, v in probes if t0 <= t <= t1 and v is None)
+    med = statistics.median(lat) * 1000 if lat else float("nan")
+    worst = max(lat) * 1000 if lat else float("nan")
+    return f"{len(lat)}, {failed}, {med:.1f} / {worst:.0f}"
 
 
 async def _get_ok(base: str) -> bool:

@@ -44,6 +44,7 @@ from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadabl
 from leakline.pipeline.store.sink import ParquetSink
 from leakline.pipeline.worker.dlq import Ledger, recorded_sources
 from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
+from leakline.pipeline.worker.liveness import Heartbeat, LivenessServer
 from leakline.pipeline.worker.marker_learner import WorkerLearner
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
 
@@ -84,8 +85,10 @@ def build_app(
     settings: Settings,
     idempotent_producer: bool = False,
     quarantined: Sequence[Quarantined] = (),
+    heartbeat: Heartbeat | None = None,
 ) -> faust.App:
-    """The worker's Faust app. ``quarantined``: unreadable files ``prepare`` moved away."""
+    """The worker's Faust app. ``quarantined``: unreadable files ``prepare`` moved away;
+    ``heartbeat``: stamped by a task on the loop (``--health-port``, ``liveness.py``)."""
     settings.faust_datadir.mkdir(parents=True, exist_ok=True)
     app = LeaklineApp(
         settings.app_id,
@@ -136,6 +139,12 @@ def build_app(
         @app.task
         async def report_quarantined() -> None:  # noqa: F841  (once the log is set up)
             count_quarantined(quarantined)
+
+    if heartbeat is not None:
+
+        @app.task
+        async def beat() -> None:  # noqa: F841
+            await heartbeat.run()
 
     live: LiveState | None = None
     if settings.web_enabled:
@@ -512,7 +521,13 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     idempotent = loop.run_until_complete(
         resolve_idempotence(settings.idempotence, settings.bootstrap, settings.security)
     )
-    app = build_app(settings, idempotent_producer=idempotent, quarantined=quarantined)
+    heartbeat = None
+    if settings.health_port is not None:  # fails here, before Faust starts, if taken
+        heartbeat = Heartbeat()
+        LivenessServer(settings.web_host, settings.health_port, heartbeat).start()
+    app = build_app(
+        settings, idempotent_producer=idempotent, quarantined=quarantined, heartbeat=heartbeat
+    )
     log.info(
         "leakline worker %s: %s -> %s", settings.worker_id, settings.bootstrap, settings.data_dir
     )

@@ -126,6 +126,14 @@ def add_worker(subparsers: Any) -> None:
     )
     add_limit_args(web)
     web.add_argument(
+        "--health-port",
+        type=positive_int,
+        metavar="PORT",
+        help="also answer GET /healthz on PORT (same bind address) from a thread of its own: "
+        "200 while the event loop's heartbeat is under 10 s old, 503 once it is older. "
+        "Answers fast while the loop is busy; point liveness probes here",
+    )
+    web.add_argument(
         "--live-max-versions",
         type=positive_int,
         metavar="N",
@@ -184,6 +192,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_allowed_hosts=tuple(args.web_allowed_host or ()),
         web_port=args.web_port,
         web_limits=limits_from_args(args),
+        health_port=args.health_port,
         web_token=args.web_token or os.environ.get(ENV_WEB_TOKEN) or None,
         web_write_token=args.web_write_token or os.environ.get(ENV_WEB_WRITE_TOKEN) or None,
         live_max_versions=args.live_max_versions,
