@@ -175,8 +175,11 @@ def test_store_history_event_page_regression_and_model(broker, tmp_path, web_por
             expect(page.locator("#model-failures")).to_have_text("0")
 
             # the regression: flagged above the cards and on its row, and on /metrics
+            # found by the worker's regression pass, which runs on a 10 s timer off the
+            # loop (issue 36: never per request); a loaded CI machine delays Faust timers,
+            # so allow several periods
             banner = page.locator("#regressions")
-            expect(banner).to_be_visible(timeout=30_000)
+            expect(banner).to_be_visible(timeout=90_000)
             expect(banner.locator(".regression")).to_have_count(1)
             text = banner.inner_text()
             assert f"vllm/{OLD_V} → vllm/{NEW_V}" in text and MODEL in text
