@@ -93,9 +93,11 @@ class Settings:
     # connection cap, header/idle/body timeouts and the bodies in flight of the web server
     # (pipeline/core/http_limits.py)
     web_limits: ServerLimits = field(default_factory=ServerLimits)
-    # /healthz from a thread on its own port, judged by the event loop's heartbeat
-    # (pipeline/worker/liveness.py); None: only the web server's /healthz
+    # /healthz from a child process on its own port, judged by the event loop's heartbeat
+    # (pipeline/worker/liveness.py). None: web_port + 1 whenever the web server runs (a
+    # taken port is then a warning, not an error); health_off: only the web's /healthz
     health_port: int | None = None
+    health_off: bool = False
     live_samples: int = 500  # newest leak samples the dashboard keeps in memory
     # distinct version label sets on /metrics before new ones are counted as "other"
     metrics_max_version_sets: int = 100

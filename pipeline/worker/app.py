@@ -44,7 +44,7 @@ from leakline.pipeline.store.quarantine import Quarantined, quarantine_unreadabl
 from leakline.pipeline.store.sink import ParquetSink
 from leakline.pipeline.worker.dlq import Ledger, recorded_sources
 from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
-from leakline.pipeline.worker.liveness import Heartbeat, LivenessServer
+from leakline.pipeline.worker.liveness import Heartbeat, start_liveness
 from leakline.pipeline.worker.marker_learner import WorkerLearner
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
 
@@ -521,10 +521,7 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
     idempotent = loop.run_until_complete(
         resolve_idempotence(settings.idempotence, settings.bootstrap, settings.security)
     )
-    heartbeat = None
-    if settings.health_port is not None:  # fails here, before Faust starts, if taken
-        heartbeat = Heartbeat()
-        LivenessServer(settings.web_host, settings.health_port, heartbeat).start()
+    heartbeat = start_liveness(settings)  # before Faust starts: a taken port fails here
     app = build_app(
         settings, idempotent_producer=idempotent, quarantined=quarantined, heartbeat=heartbeat
     )

@@ -125,13 +125,21 @@ def add_worker(subparsers: Any) -> None:
         "shared (prefer $LEAKLINE_WEB_WRITE_TOKEN)",
     )
     add_limit_args(web)
-    web.add_argument(
+    health = web.add_mutually_exclusive_group()
+    health.add_argument(
         "--health-port",
         type=positive_int,
         metavar="PORT",
-        help="also answer GET /healthz on PORT (same bind address) from a thread of its own: "
-        "200 while the event loop's heartbeat is under 10 s old, 503 once it is older. "
-        "Answers fast while the loop is busy; point liveness probes here",
+        help="answer GET /healthz on PORT (same bind address) from a child process of its "
+        "own: 200 while the event loop's heartbeat is under 10 s old, 503 once it is older. "
+        "It answers in milliseconds while the loop is busy, so point liveness probes here "
+        "(default with --web: the web port + 1, e.g. 6067)",
+    )
+    health.add_argument(
+        "--no-health-port",
+        action="store_true",
+        help="no separate health listener; only the web server's /healthz, which waits "
+        "behind a busy event loop",
     )
     web.add_argument(
         "--live-max-versions",
@@ -193,6 +201,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         web_port=args.web_port,
         web_limits=limits_from_args(args),
         health_port=args.health_port,
+        health_off=args.no_health_port,
         web_token=args.web_token or os.environ.get(ENV_WEB_TOKEN) or None,
         web_write_token=args.web_write_token or os.environ.get(ENV_WEB_WRITE_TOKEN) or None,
         live_max_versions=args.live_max_versions,

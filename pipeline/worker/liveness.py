@@ -8,7 +8,8 @@ ingested and consumed at once (benchmarks/hostile_http.py). A probe with a short
 would then restart a worker that is only busy. A thread in the worker does not escape
 it: it waits for the GIL behind the parsing threads and the loop (worst ~140 ms).
 
-So ``--health-port`` opens a second listener in a child process. It does not answer a
+So a second listener answers from a child process: on by default with ``--web``, at the
+web port + 1 (``--health-port PORT`` elsewhere, ``--no-health-port`` for none). It does not answer a
 constant 200: a task on the loop stamps a heartbeat (``time.monotonic``, in shared
 memory) every ``HEARTBEAT_S``, and the answer is 200 while the newest stamp is younger
 than ``stale_s`` (the loop still runs its tasks), 503 once it is older (the loop is stuck:
@@ -24,13 +25,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import multiprocessing
 import os
 import socket
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from leakline.pipeline.core.errors import LeaklineError
+
+if TYPE_CHECKING:
+    from leakline.pipeline.core.config import Settings
+
+log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 0.1  # how often the loop stamps the heartbeat
 STALE_S = 10.0  # a heartbeat older than this: the loop is stuck
@@ -106,6 +113,37 @@ class LivenessServer:
         if self.process.is_alive():
             self.process.terminate()
         self.process.join(5)
+
+
+def health_port(settings: Settings) -> tuple[int | None, bool]:
+    """(port, chosen explicitly): the one asked for, else web port + 1 with the web
+    server, else none."""
+    if settings.health_off:
+        return None, False
+    if settings.health_port is not None:
+        return settings.health_port, True
+    if settings.web_enabled and settings.web_port < 65535:
+        return settings.web_port + 1, False
+    return None, False
+
+
+def start_liveness(settings: Settings) -> Heartbeat | None:
+    """Start the health listener, if any, and return the heartbeat the loop must stamp.
+    A port asked for that is taken fails the worker; the derived default only warns, so a
+    neighbour on web port + 1 never stops a worker from starting."""
+    port, explicit = health_port(settings)
+    if port is None:
+        return None
+    heartbeat = Heartbeat()
+    try:
+        LivenessServer(settings.web_host, port, heartbeat).start()
+    except LeaklineError as exc:
+        if explicit:
+            raise
+        log.warning("%s; no separate health listener (set --health-port PORT)", exc)
+        return None
+    log.info("health probes: GET http://%s:%d/healthz", settings.web_host, port)
+    return heartbeat
 
 
 def serve(sock: socket.socket, heartbeat: Heartbeat, stale_s: float, parent: int) -> None:

@@ -15,8 +15,14 @@ import time
 
 import pytest
 
+from leakline.pipeline.core.config import Settings
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.worker.liveness import Heartbeat, LivenessServer
+from leakline.pipeline.worker.liveness import (
+    Heartbeat,
+    LivenessServer,
+    health_port,
+    start_liveness,
+)
 
 
 def _get(port: int, path: str = "/healthz") -> tuple[int, dict[str, object], float]:
@@ -86,6 +92,28 @@ def test_a_taken_port_fails_with_a_clear_error() -> None:
         LivenessServer("127.0.0.1", taken.getsockname()[1], Heartbeat())
 
 
+def test_the_web_server_brings_a_health_listener_on_the_next_port_unless_told_otherwise():
+    assert health_port(Settings()) == (None, False)  # no web server: nothing to probe
+    assert health_port(Settings(web_enabled=True, web_port=7000)) == (7001, False)
+    assert health_port(Settings(web_enabled=True, health_port=9000)) == (9000, True)
+    assert health_port(Settings(health_port=9000)) == (9000, True)
+    assert health_port(Settings(web_enabled=True, health_off=True)) == (None, False)
+
+
+def test_a_taken_default_port_only_warns_but_a_taken_chosen_port_fails(caplog) -> None:
+    taken = socket.create_server(("127.0.0.1", 0))
+    try:
+        port = taken.getsockname()[1]
+        with caplog.at_level("WARNING"):
+            beat = start_liveness(Settings(web_enabled=True, web_port=port - 1))
+        assert beat is None  # the loop stamps nothing, the worker starts anyway
+        assert "no separate health listener" in caplog.text
+        with pytest.raises(LeaklineError, match="cannot listen for health probes"):
+            start_liveness(Settings(health_port=port))
+    finally:
+        taken.close()
+
+
 def test_the_probe_process_exits_with_its_worker() -> None:
     """A killed worker must not leave a process that answers for it (nor holds the port)."""
     script = textwrap.dedent(
@@ -116,15 +144,20 @@ def test_the_probe_process_exits_with_its_worker() -> None:
 
 
 @pytest.mark.slow
-def test_a_worker_with_a_health_port_reports_its_loop_and_takes_the_probe_with_it(
+def test_a_web_worker_answers_probes_on_the_next_port_and_takes_the_probe_with_it(
     broker, tmp_path
 ) -> None:
+    """By default (issue 36): ``--web`` alone brings the fast probe, at the web port + 1."""
     from leakline_testkit import spawn_worker
 
     from leakline.pipeline.core.broker import free_port
 
-    port = free_port()
-    worker = spawn_worker(broker.bootstrap, tmp_path / "data", "--health-port", str(port))
+    while True:  # a free port whose next one is free too
+        web = free_port()
+        with contextlib.suppress(OSError), socket.create_server(("127.0.0.1", web + 1)):
+            break
+    port = web + 1
+    worker = spawn_worker(broker.bootstrap, tmp_path / "data", "--web", "--web-port", str(web))
     try:
         deadline = time.monotonic() + 120
         status, body = 0, dict[str, object]()
