@@ -1,6 +1,6 @@
 """Per-event cost of ``process_batch``, the whole job of a worker's batch children.
 
-``leakline.pipeline.core.process.process_batch`` decodes, normalises, detects, classifies
+``leakline.pipeline.events.process.process_batch`` decodes, normalises, detects, classifies
 and builds redacted rows. It runs here on production-mix events (``harness.events``:
 ``leakline.pipeline.simulate.traffic_model.PRODUCTION_MIX``, encoded as a gateway sends
 them) in batches of 2000, with the shipped classifier, the default redaction rules and a
@@ -39,9 +39,9 @@ from harness import BATCH, MAX_EVENT_BYTES, events
 
 from leakline.detectors import native
 from leakline.models.registry import SHIPPED_DIR, load_current
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
-from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.events.redact import Redactor
 
 NOW = datetime(2026, 12, 2, 6, 0, tzinfo=UTC)
 CLEAN_TEXT_RATE = 0.05  # the worker's default share of clean rows that keep their text

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from leakline.detectors import Exchange, Verdict, run_detectors  # noqa: E402
 from leakline.detectors.classifier import OpeningClassifier, classify  # noqa: E402
 from leakline.models.registry import load_current  # noqa: E402
-from leakline.pipeline.core.contract import validate_event  # noqa: E402
-from leakline.pipeline.core.normalise import normalise  # noqa: E402
+from leakline.pipeline.events.contract import validate_event  # noqa: E402
+from leakline.pipeline.events.normalise import normalise  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import simulate  # noqa: E402
 
 BUDGET_US = 50.0

@@ -45,8 +45,8 @@ if importlib.util.find_spec("leakline") is None:
 
 from leakline.detectors import Exchange, native, run_detectors  # noqa: E402
 from leakline.detectors.base import default_detectors  # noqa: E402
-from leakline.pipeline.core.contract import validate_event  # noqa: E402
-from leakline.pipeline.core.normalise import normalise  # noqa: E402
+from leakline.pipeline.events.contract import validate_event  # noqa: E402
+from leakline.pipeline.events.normalise import normalise  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, Mix, simulate  # noqa: E402
 
 MIXES = ("production", "demo")

@@ -62,14 +62,14 @@ import pyarrow.parquet as pq  # noqa: E402
 from aiokafka import AIOKafkaConsumer, TopicPartition  # noqa: E402
 
 from leakline.detectors import native  # noqa: E402
-from leakline.pipeline.core.broker import EmbeddedBroker  # noqa: E402
-from leakline.pipeline.core.kafka_io import ensure_topics, produce  # noqa: E402
-from leakline.pipeline.core.origin import Origin  # noqa: E402
-from leakline.pipeline.core.process import RawRecord, process_batch  # noqa: E402
 from leakline.pipeline.core.procinfo import tree_cpu_seconds, tree_rss_mib  # noqa: E402
-from leakline.pipeline.core.redact import Redactor  # noqa: E402
-from leakline.pipeline.core.rows import SAMPLE_SCHEMA  # noqa: E402
 from leakline.pipeline.demo import start_worker, stop_process  # noqa: E402
+from leakline.pipeline.events.origin import Origin  # noqa: E402
+from leakline.pipeline.events.process import RawRecord, process_batch  # noqa: E402
+from leakline.pipeline.events.redact import Redactor  # noqa: E402
+from leakline.pipeline.events.rows import SAMPLE_SCHEMA  # noqa: E402
+from leakline.pipeline.kafka.broker import EmbeddedBroker  # noqa: E402
+from leakline.pipeline.kafka.io import ensure_topics, produce  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, simulate  # noqa: E402
 from leakline.pipeline.store.compact import compact  # noqa: E402
 from leakline.pipeline.store.database import init_store, query_rates, read_only  # noqa: E402

@@ -40,10 +40,10 @@ from typing import Any
 import aiohttp
 import orjson
 
-from leakline.pipeline.core.broker import EmbeddedBroker, free_port
-from leakline.pipeline.core.kafka_io import ensure_topics
 from leakline.pipeline.core.procinfo import tree_rss_mib
 from leakline.pipeline.demo import start_worker, stop_process
+from leakline.pipeline.kafka.broker import EmbeddedBroker, free_port
+from leakline.pipeline.kafka.io import ensure_topics
 from leakline.pipeline.simulate.traffic_model import encode_event, simulate
 
 NDJSON = {"Content-Type": "application/x-ndjson"}

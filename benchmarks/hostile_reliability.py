@@ -68,10 +68,10 @@ from reliability import (  # noqa: E402  (this folder's sibling benchmark)
     valid_events,
 )
 
-from leakline.pipeline.core.broker import free_port  # noqa: E402
 from leakline.pipeline.core.config import MAX_EVENT_BYTES  # noqa: E402
-from leakline.pipeline.core.offline import detect_line  # noqa: E402
 from leakline.pipeline.core.procinfo import tree_rss_mib  # noqa: E402
+from leakline.pipeline.detect.offline import detect_line  # noqa: E402
+from leakline.pipeline.kafka.broker import free_port  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import malformed_cases, malformed_payloads  # noqa: E402
 from leakline.pipeline.store.database import read_only  # noqa: E402
 

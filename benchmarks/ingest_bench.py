@@ -7,7 +7,7 @@ fast the web server's probe answers while a big body is in flight.
 
 One embedded broker (Tansu), one run:
 
-- ``raw produce``: ``leakline.pipeline.core.kafka_io.produce`` of the NDJSON lines (the
+- ``raw produce``: ``leakline.pipeline.kafka.io.produce`` of the NDJSON lines (the
   baseline: no HTTP, no validation);
 - ``ingest (in-process)``: an aiohttp app with ``register_ingest`` and an
   ``AiokafkaSender``, one NDJSON body POSTed while ``/healthz`` is asked every 20 ms;
@@ -31,10 +31,10 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from leakline.pipeline.core.broker import EmbeddedBroker, free_port
-from leakline.pipeline.core.kafka_io import ensure_topics, produce
 from leakline.pipeline.demo import start_worker, stop_process
 from leakline.pipeline.ingest.http import AiokafkaSender, IngestConfig, register_ingest
+from leakline.pipeline.kafka.broker import EmbeddedBroker, free_port
+from leakline.pipeline.kafka.io import ensure_topics, produce
 from leakline.pipeline.simulate.traffic_model import encode_event, simulate
 
 NDJSON = {"Content-Type": "application/x-ndjson"}

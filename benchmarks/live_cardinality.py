@@ -34,7 +34,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from leakline.pipeline.core.stats import two_proportion  # noqa: E402
 from leakline.pipeline.live.metrics import WorkerMetrics  # noqa: E402
 from leakline.pipeline.live.stats import (  # noqa: E402
     BUCKET_S,
@@ -52,6 +51,7 @@ from leakline.pipeline.live.stats import (  # noqa: E402
     window_totals,
 )
 from leakline.pipeline.live.web.views import LiveState, regressions  # noqa: E402
+from leakline.pipeline.query.stats import two_proportion  # noqa: E402
 
 
 def restored_table(n: int, now: float) -> dict[Any, Any]:

@@ -48,7 +48,7 @@ from leakline.detectors.families import (
     families_excluding,
     named_for,
 )
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
 
 REPO = Path(__file__).resolve().parents[1]
 CASES_DIR = REPO / "tests" / "corpus" / "cases"

@@ -631,7 +631,7 @@ def production_cost(
     batch child adds per event (``marker_shapes.tally``: group key + sighting) plus the
     main process's ``MarkerLearner.add`` / ``review`` per batch, against ``orjson.loads``
     of the same encoded events. Best of ``repeats``, old/new interleaved, collector off."""
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.normalise import normalise
     from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, simulate
 
     payloads = [orjson.dumps(s.event) for s in simulate(count, seed=seed, mix=PRODUCTION_MIX)]

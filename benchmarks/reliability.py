@@ -16,7 +16,7 @@ store and the dead-letter topic hold:
              partitions, then the killed one is restarted;
 - fuzz:      valid events mixed with hostile payloads (``malformed_payloads`` plus
              oversized, deeply nested, odd-unicode, odd-number, odd-timestamp ones);
-             the oracle for each payload is ``leakline.pipeline.core.offline.detect_line``;
+             the oracle for each payload is ``leakline.pipeline.detect.offline.detect_line``;
 - poison:    records of almost ``MAX_RECORD_BYTES`` among valid events (sent by a plain
              producer: leakline's own refuse them); each must be dead-lettered as a
              reference (source, size, sha256, head) and the stream must go on;
@@ -74,13 +74,13 @@ import duckdb
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition  # noqa: E402
 
-from leakline.pipeline.core.broker import EmbeddedBroker, free_port  # noqa: E402
 from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES, MAX_RECORD_BYTES  # noqa: E402
 from leakline.pipeline.core.errors import StoreError  # noqa: E402
-from leakline.pipeline.core.kafka_io import ensure_topics, produce  # noqa: E402
-from leakline.pipeline.core.offline import detect_line  # noqa: E402
 from leakline.pipeline.core.procinfo import tree_rss_mib  # noqa: E402
 from leakline.pipeline.demo import start_worker, stop_process  # noqa: E402
+from leakline.pipeline.detect.offline import detect_line  # noqa: E402
+from leakline.pipeline.kafka.broker import EmbeddedBroker, free_port  # noqa: E402
+from leakline.pipeline.kafka.io import ensure_topics, produce  # noqa: E402
 from leakline.pipeline.simulate.planted import PLANTED, find_planted, planted_events  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate  # noqa: E402
 from leakline.pipeline.store.database import query_rates, read_only  # noqa: E402

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness import events  # noqa: E402
 
-from leakline.pipeline.core.origin import Origin  # noqa: E402
-from leakline.pipeline.core.process import RawRecord, process_batch  # noqa: E402
+from leakline.pipeline.events.origin import Origin  # noqa: E402
+from leakline.pipeline.events.process import RawRecord, process_batch  # noqa: E402
 from leakline.pipeline.store import sink  # noqa: E402
 
 BATCH = 2000

@@ -27,8 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from leakline.detectors import native, run_detectors  # noqa: E402
-from leakline.pipeline.core.contract import validate_event  # noqa: E402
-from leakline.pipeline.core.normalise import normalise  # noqa: E402
+from leakline.pipeline.events.contract import validate_event  # noqa: E402
+from leakline.pipeline.events.normalise import normalise  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, Mix, simulate  # noqa: E402
 
 

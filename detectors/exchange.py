@@ -1,6 +1,6 @@
 """The normalised exchange: one API call reduced to what the detectors look at.
 
-``leakline.pipeline.core.normalise`` builds it from a gateway event of any of the three APIs
+``leakline.pipeline.events.normalise`` builds it from a gateway event of any of the three APIs
 (chat.completions, responses, messages), streamed or not. Detectors never see
 the raw API shapes.
 """

@@ -44,7 +44,7 @@ MYPY_CONFIG = str(PACKAGE_DIR / "mypy-native.ini")
 # (numpy does the work there) and this module. From the pipeline only the per-event
 # core that gains from it (docs/design/compiled-build.md): process.py stays Python (its
 # frozen slotted dataclasses cross to and from the batch children by pickle, which
-# compiled frozen classes refuse), and so does Origin (pipeline/core/origin.py), which
+# compiled frozen classes refuse), and so does Origin (pipeline/events/origin.py), which
 # crosses with them;
 # contract.py and memo.py would gain nothing measurable (orjson and leakline.client do
 # the decoding; memo.remember runs on misses only).
@@ -86,10 +86,10 @@ MODULES: tuple[str, ...] = (
     "leakline/detectors/rules/structured_output.py",
     "leakline/detectors/rules/tool_args.py",
     "leakline/detectors/rules/tool_call_text.py",
-    "leakline/pipeline/core/normalise.py",
-    "leakline/pipeline/core/redact.py",
-    "leakline/pipeline/core/request_config.py",
-    "leakline/pipeline/core/rows.py",
+    "leakline/pipeline/events/normalise.py",
+    "leakline/pipeline/events/redact.py",
+    "leakline/pipeline/events/request_config.py",
+    "leakline/pipeline/events/rows.py",
 )
 
 

@@ -436,7 +436,7 @@ COLUMNS: dict[str, str] = {
     "reasoning_slots": "in-schema reasoning slots of a structured answer, JSON {path: value}, "
     "redacted",
 }
-ROWS_PY = ROOT / "pipeline" / "core" / "rows.py"
+ROWS_PY = ROOT / "pipeline" / "events" / "rows.py"
 
 
 def _schema_comments() -> dict[str, str]:
@@ -512,7 +512,7 @@ def md_inline(text: str) -> str:
 
 def group_fields() -> str:
     """The names ``rates --by`` (and every FIELD=VALUE filter) accepts, and what they read."""
-    from leakline.pipeline.core.filters import field_column
+    from leakline.pipeline.query.filters import field_column
     from leakline.pipeline.store.database import GROUP_FIELDS
 
     rows = [[code(name), code(column)] for name, column in GROUP_FIELDS.items()]
@@ -643,7 +643,7 @@ GLOSSARY: tuple[Term, ...] = (
 def glossary_problems() -> list[str]:
     """Every glossary name the code does not have (empty when the glossary is true)."""
     from leakline.client.metadata import ENV_FIELDS, HEADER_FIELDS
-    from leakline.pipeline.core.rows import SAMPLE_SCHEMA
+    from leakline.pipeline.events.rows import SAMPLE_SCHEMA
     from leakline.pipeline.store.database import GROUP_FIELDS
 
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))

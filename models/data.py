@@ -126,7 +126,7 @@ def read_export(path: Path) -> list[Example]:
 
 def read_corpus(cases_dir: Path = CORPUS_DIR) -> list[Example]:
     """The labeled corpus, through the same normalisation the worker uses."""
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.normalise import normalise
 
     if not cases_dir.is_dir():
         raise LeaklineError(

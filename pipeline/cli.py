@@ -36,7 +36,7 @@ start here:
 # (command, module, registrar) in the order `leakline --help` lists them. A run imports only
 # its own command's module, so `leakline rates` does not pay for Faust, Arrow or the SDKs.
 COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("detect", "leakline.pipeline.core.commands", "add_detect"),
+    ("detect", "leakline.pipeline.detect.commands", "add_detect"),
     ("worker", "leakline.pipeline.worker.commands", "add_worker"),
     ("replay", "leakline.pipeline.ingest.commands", "add_replay"),
     ("simulate", "leakline.pipeline.ingest.commands", "add_simulate"),
@@ -55,7 +55,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("tail", "leakline.pipeline.live.tail", "add_parser"),
     ("compact", "leakline.pipeline.store.compact", "add_parser"),
     ("demo", "leakline.pipeline.demo", "add_demo"),
-    ("families", "leakline.pipeline.core.families_command", "add_families"),
+    ("families", "leakline.pipeline.families.commands", "add_families"),
 )
 
 
@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
-    from leakline.pipeline.core import safe_logging
+    from leakline.pipeline.events import safe_logging
 
     safe_logging.install()  # no log line carries an event, at any level
     try:

@@ -13,11 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.command import add_bootstrap, add_command, add_data_dir, positive_int
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.progress import progress_bar
+from leakline.pipeline.kafka.broker import EmbeddedBroker
 
 DEMO_MARKER = ".leakline-demo"
 
@@ -121,7 +121,7 @@ def _web_port() -> int:
     """6066 when it is free (the documented URL), else any free loopback port."""
     import socket
 
-    from leakline.pipeline.core.broker import free_port
+    from leakline.pipeline.kafka.broker import free_port
 
     with socket.socket() as probe:
         try:
@@ -138,7 +138,7 @@ def keep_traffic_flowing(settings: Any, seed: int, worker: subprocess.Popen[byte
 
     import orjson
 
-    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.kafka.io import produce
     from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
 
     period = 5.0

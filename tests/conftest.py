@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from leakline.pipeline.core.broker import EmbeddedBroker
+from leakline.pipeline.kafka.broker import EmbeddedBroker
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from leakline.pipeline.core.broker import free_port, resolve_broker_binary, wait_for_port
+from leakline.pipeline.kafka.broker import free_port, resolve_broker_binary, wait_for_port
 
 LOCALHOST = "127.0.0.1"
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from leakline_testkit import verdict
 
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
 

@@ -1,13 +1,10 @@
-"""One event from bytes to a stored row, plus the plumbing every subsystem shares.
+"""The plumbing every subsystem shares, and nothing of the event itself.
 
-Owns: the event contract (``contract``, the JSON Schema in ``pipeline/schemas/``),
-``normalise`` (event -> ``Exchange``), ``request_config`` (the request's thinking, tools
-strictness and sampling as stored dimensions, and the history it carries), ``process`` (a batch of records -> rows, samples and
-dead letters), ``rows`` (the one stored schema), ``redact``, ``versions``, and the offline
-``detect`` command. Shared plumbing: ``config``, ``errors``, ``command`` (CLI helpers),
-``kafka_io``, ``broker`` (embedded Tansu), ``progress``, ``gc_pause``, ``procinfo``,
-``failpoints``, ``lang``.
+Owns: ``config`` (the one frozen configuration object) and ``http_limits`` (its limits
+section for every HTTP server), ``errors`` (``LeaklineError`` with a hint), ``command``
+(CLI helpers), ``progress``, ``term`` (untrusted text on a terminal), ``failpoints``,
+``gc_pause``, ``procinfo``.
 
-May import: ``leakline.detectors`` and ``leakline.models.registry`` (the classifier's loading
-interface). Never another ``pipeline`` subpackage: everything else builds on this one.
+May import: ``leakline.client`` (the Kafka settings it shares with gateways). Nothing else of
+leakline: every other package builds on this one.
 """

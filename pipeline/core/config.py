@@ -49,7 +49,7 @@ def default_batch_processes() -> int:
     return max(1, min(4, len(os.sched_getaffinity(0))))
 
 
-# producers' --idempotence: see leakline.pipeline.core.kafka_io.resolve_idempotence
+# producers' --idempotence: see leakline.pipeline.kafka.io.resolve_idempotence
 IDEMPOTENCE_MODES = ("auto", "on", "off")
 
 
@@ -70,7 +70,7 @@ class Settings:
     # full text is stored for every leaking row and for this share of clean rows
     clean_text_sample_rate: float = 0.05
     # redaction of stored/published text: "default" (all rules of
-    # leakline.pipeline.core.redact.RULES), a comma-separated list of rule names, or "raw" (explicit opt-in)
+    # leakline.pipeline.events.redact.RULES), a comma-separated list of rule names, or "raw" (explicit opt-in)
     redaction: str = "default"
     # Tansu completes a first group join after about half the session timeout
     session_timeout_s: float = 10.0
@@ -88,7 +88,7 @@ class Settings:
     # (issue 36: the dashboard's token could write); None: web_token does both
     web_write_token: str | None = field(default=None, repr=False)
     # Host names the web server answers to besides its bound address (and, on loopback,
-    # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/core/web_auth.py)
+    # localhost/127.0.0.1/::1): a DNS-rebinding page gets 421 (pipeline/http/auth.py)
     web_allowed_hosts: tuple[str, ...] = ()
     # connection cap, header/idle/body timeouts and the bodies in flight of the web server
     # (pipeline/core/http_limits.py)

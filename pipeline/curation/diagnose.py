@@ -63,8 +63,8 @@ from leakline.detectors.labels import ALL_LABELS, Layer
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.family_files import activate_data_dir
-from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
+from leakline.pipeline.families.files import activate_data_dir
+from leakline.pipeline.query.filters import Where, add_filter_args, where_from_args
 
 if TYPE_CHECKING:  # DuckDB, Arrow and the store load only when the command runs
     import duckdb

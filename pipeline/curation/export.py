@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from leakline.detectors.labels import ALL_LABELS
-from leakline.pipeline.core import filters
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.versions import VERSION_COLUMNS, VERSION_KEY_COLUMNS
+from leakline.pipeline.events.versions import VERSION_COLUMNS, VERSION_KEY_COLUMNS
+from leakline.pipeline.query import filters
 
 if TYPE_CHECKING:
     import duckdb
@@ -104,13 +104,13 @@ class ExportOptions:
 
 
 def parse_time(text: str, flag: str) -> datetime:
-    """RFC 3339 or a relative duration (``7d``): the one grammar of ``core.filters``."""
+    """RFC 3339 or a relative duration (``7d``): the one grammar of ``query.filters``."""
     return filters.parse_time(text, flag)
 
 
 def parse_version_filters(items: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """``--version FIELD=VALUE`` pairs (a bare VALUE means engine.version), the older
-    spelling of ``--where``; fields are whitelisted (``core.filters.FIELDS``)."""
+    spelling of ``--where``; fields are whitelisted (``query.filters.FIELDS``)."""
     return filters.parse_pairs(items, "--version", bare="engine.version")
 
 
@@ -374,7 +374,7 @@ def _versions(row: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def export_line(cand: Candidate) -> dict[str, Any]:
     """One contract-2 line."""
-    from leakline.pipeline.core.lang import guess_lang
+    from leakline.pipeline.events.lang import guess_lang
 
     row = cand.row
     reviewed = row["label_source"] == "reviewed"

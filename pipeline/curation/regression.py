@@ -54,15 +54,15 @@ def detect_labels(
     """The labels the detectors (default: all registered) give a gateway event, validated
     as the worker validates it."""
     from leakline.detectors import run_detectors
-    from leakline.pipeline.core.contract import validate_event
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.contract import validate_event
+    from leakline.pipeline.events.normalise import normalise
 
     return run_detectors(normalise(validate_event(event)), detectors).labels
 
 
 def replay_case(case: dict[str, Any], detectors: Sequence[Detector] | None = None) -> ReplayResult:
     """Run the detectors on the case's event and compare with ``expected_labels``."""
-    from leakline.pipeline.core.contract import ContractError
+    from leakline.pipeline.events.contract import ContractError
 
     case_id = str(case.get("case_id", "?"))
     expected = tuple(sorted(case.get("expected_labels") or ()))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from leakline.pipeline.core.command import add_data_dir, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
+from leakline.pipeline.query.filters import Where, add_filter_args, where_from_args
 
 if TYPE_CHECKING:
     import duckdb

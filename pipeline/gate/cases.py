@@ -20,8 +20,8 @@ from typing import Any
 import orjson
 
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import FIELDS, Where, parse_time
 from leakline.pipeline.gate.engine.gen import ToolSpec, read_request
+from leakline.pipeline.query.filters import FIELDS, Where, parse_time
 
 CASE_FORMAT = "leakline.regression/1"
 # a stop string a healthy answer never contains, so "with stop" changes only the engine path
@@ -58,7 +58,7 @@ class Case:
     origin: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def values(self) -> dict[str, Any]:
-        """The case's origin by ``--where`` field name (``core.filters.FIELDS``)."""
+        """The case's origin by ``--where`` field name (``query.filters.FIELDS``)."""
         out: dict[str, Any] = {"api": self.origin.get("api", self.api)}
         for name in FIELDS:
             section, _, key = name.partition(".")

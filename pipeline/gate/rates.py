@@ -22,8 +22,8 @@ import orjson
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import Where
-from leakline.pipeline.core.stats import binomial_above, two_proportion, wilson
+from leakline.pipeline.query.filters import Where
+from leakline.pipeline.query.stats import binomial_above, two_proportion, wilson
 
 if TYPE_CHECKING:
     from leakline.pipeline.gate.cases import Combo

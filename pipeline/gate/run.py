@@ -37,7 +37,6 @@ from leakline.client.event import build_event
 from leakline.pipeline.core.command import positive_int, register, run_standalone
 from leakline.pipeline.core.config import DEFAULT_DATA_DIR, ENV_DATA_DIR, from_env
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import Where, add_filter_args, where_from_args
 from leakline.pipeline.gate.rates import (
     BASELINE_SOURCES,
     RATES_FORMAT,
@@ -51,6 +50,7 @@ from leakline.pipeline.gate.rates import (
 )
 from leakline.pipeline.gate.replay import Replayer, ReplayError, Tags
 from leakline.pipeline.gate.report import REPORT_FORMAT, matrix, render, write_json
+from leakline.pipeline.query.filters import Where, add_filter_args, where_from_args
 
 if TYPE_CHECKING:  # jsonschema and the SDKs load only when the command runs
     from leakline.pipeline.gate.cases import Case
@@ -166,8 +166,8 @@ def _replay(config: GateConfig, jobs: list[tuple[Outcome, dict[str, Any]]]) -> R
     Ctrl-C in the main thread cancels the queued requests at once (in-flight ones are
     abandoned: daemon threads never hold up the exit) and returns what finished.
     """
-    from leakline.pipeline.core.contract import ContractError, validate_event
     from leakline.pipeline.core.progress import progress_bar
+    from leakline.pipeline.events.contract import ContractError, validate_event
 
     replayer = Replayer(config.api, config.endpoint, config.api_key, config.timeout_s)
     events: dict[str, dict[str, Any]] = {}
@@ -256,8 +256,8 @@ def _detect_and_store(
 ) -> list[Path]:
     """Label with the worker's own batch function and store the rows like a worker does
     (not for an interrupted run: a partial run must not become a baseline)."""
-    from leakline.pipeline.core.origin import Origin
-    from leakline.pipeline.core.process import RawRecord, process_batch
+    from leakline.pipeline.events.origin import Origin
+    from leakline.pipeline.events.process import RawRecord, process_batch
     from leakline.pipeline.store.database import init_store
     from leakline.pipeline.store.sink import ParquetSink
 
@@ -657,7 +657,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
         max_cases=args.max_cases,
         seed=args.seed,
     )
-    from leakline.pipeline.core.family_files import activate_data_dir
+    from leakline.pipeline.families.files import activate_data_dir
 
     activate_data_dir(config.data_dir)  # imported families join the built-in table
     status, report = run_gate(config)

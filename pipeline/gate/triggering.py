@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
 
 TRIGGER_KEY = "trigger_f1"
 # slug parts at the end of a gate event id: stream-stop-json-tools (see cases.Combo.slug)
@@ -218,7 +218,7 @@ def baseline_from_rates_file(path: Path) -> tuple[float | None, dict[Key, Decisi
 
 def baseline_from_store(data_dir: Path, spec: Sequence[tuple[str, str]]) -> dict[Key, Decision]:
     """The baseline version's stored gate replies (with tools): key -> decision."""
-    from leakline.pipeline.core.filters import FIELDS
+    from leakline.pipeline.query.filters import FIELDS
     from leakline.pipeline.store.database import read_only
 
     where = ["starts_with(src_topic, 'gate-')", "event_json IS NOT NULL", "has_tools"]

@@ -2,7 +2,7 @@
 
 Accepts one JSON event (``application/json``; a JSON array of events works too)
 or NDJSON (``application/x-ndjson``, one event per line). Every event is checked
-exactly like the worker checks it (``leakline.pipeline.core.contract.decode_event``) and valid
+exactly like the worker checks it (``leakline.pipeline.events.contract.decode_event``) and valid
 ones are produced to ``gateway.events`` keyed by ``event_id``, as the bytes the
 client sent. The answer comes after every send was settled (acknowledged by the broker,
 or failed), and counts only acknowledged events as accepted:
@@ -48,8 +48,8 @@ import orjson
 from aiohttp import web
 
 from leakline.pipeline.core.config import MAX_RECORD_BYTES
-from leakline.pipeline.core.contract import DEFAULT_MAX_EVENT_BYTES, ContractError, decode_event
 from leakline.pipeline.core.http_limits import ServerLimits
+from leakline.pipeline.events.contract import DEFAULT_MAX_EVENT_BYTES, ContractError, decode_event
 from leakline.pipeline.ingest.bounds import (
     InFlight,
     Lease,
@@ -375,7 +375,7 @@ class AiokafkaSender:
     async def start(self) -> None:
         from aiokafka import AIOKafkaProducer
 
-        from leakline.pipeline.core.kafka_io import client_options
+        from leakline.pipeline.kafka.io import client_options
 
         async with self._lock:
             if self._producer is not None:

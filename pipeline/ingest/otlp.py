@@ -37,9 +37,9 @@ import orjson
 from aiohttp import web
 
 from leakline.client import ContractError, EventMeta, validate_event
-from leakline.pipeline.core.http_guard import GuardedAppRunner
 from leakline.pipeline.core.http_limits import ServerLimits
-from leakline.pipeline.core.web_auth import allowed_hosts, host_middleware, token_middleware
+from leakline.pipeline.http.auth import allowed_hosts, host_middleware, token_middleware
+from leakline.pipeline.http.guard import GuardedAppRunner
 from leakline.pipeline.ingest.bounds import (
     InFlight,
     Lease,
@@ -332,7 +332,7 @@ async def serve_otlp(
 ) -> OtlpStats:
     """Run a standalone receiver until ``stop`` is set (or the task is cancelled).
 
-    The worker's rules (``leakline.pipeline.core.web_auth``): the Host check against
+    The worker's rules (``leakline.pipeline.http.auth``): the Host check against
     DNS rebinding and the bearer token (``write_token``: /v1/traces takes only it); the
     caller checks exposure (``check_exposure``)."""
     limits = limits or ServerLimits()

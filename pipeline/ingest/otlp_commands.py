@@ -18,9 +18,9 @@ from leakline.pipeline.core.command import (
     settings_from_args,
 )
 from leakline.pipeline.core.http_limits import add_limit_args, limits_from_args
-from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN as ENV_TOKEN  # the worker's secrets
-from leakline.pipeline.core.web_auth import ENV_WEB_WRITE_TOKEN as ENV_WRITE_TOKEN
-from leakline.pipeline.core.web_auth import check_exposure
+from leakline.pipeline.http.auth import ENV_WEB_TOKEN as ENV_TOKEN  # the worker's secrets
+from leakline.pipeline.http.auth import ENV_WEB_WRITE_TOKEN as ENV_WRITE_TOKEN
+from leakline.pipeline.http.auth import check_exposure
 
 
 def add_otlp_receiver(subparsers: Any) -> None:

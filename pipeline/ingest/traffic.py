@@ -12,13 +12,13 @@ import orjson
 from leakline.pipeline.core.command import open_output
 from leakline.pipeline.core.config import Settings
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.kafka_io import (
+from leakline.pipeline.core.progress import progress_bar
+from leakline.pipeline.kafka.io import (
     ProduceReport,
     ensure_topics,
     produce,
     resolve_idempotence,
 )
-from leakline.pipeline.core.progress import progress_bar
 
 
 def _lines(name: str, max_bytes: int | None = None) -> tuple[Iterator[bytes], int | None]:

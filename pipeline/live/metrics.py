@@ -25,7 +25,7 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from leakline.pipeline.core.contract import rejection_of
+from leakline.pipeline.events.contract import rejection_of
 from leakline.pipeline.live.stats import OTHER, StatsRecord, dims_of
 
 VERSION_LABELS = ("engine", "engine_version", "model", "reasoning_parser", "tool_call_parser")

@@ -23,9 +23,9 @@ from typing import Any
 
 import orjson
 
-from leakline.pipeline.core.process import BatchResult
-from leakline.pipeline.core.stats import two_proportion, wilson
-from leakline.pipeline.core.versions import VERSION_KEY_COLUMNS
+from leakline.pipeline.events.process import BatchResult
+from leakline.pipeline.events.versions import VERSION_KEY_COLUMNS
+from leakline.pipeline.query.stats import two_proportion, wilson
 
 STATS_VERSION = 1
 UNKNOWN = "unknown"
@@ -402,7 +402,7 @@ def version_regressions(
     For the same model, key B *replaces* key A when exactly one of the ``REPLACEABLE``
     parts differs and B was first seen later than A; of several such A, the latest seen.
     B regresses when its rate is above A's and the one-sided two-proportion test
-    (``core.stats.two_proportion``) gives p < ``alpha``, with ``min_events`` on each side.
+    (``query.stats.two_proportion``) gives p < ``alpha``, with ``min_events`` on each side.
 
     Found by lookups, not pairwise (issue 36): per part, keys are grouped by every other
     field (the model among them), so A and B differ in exactly that part when they share

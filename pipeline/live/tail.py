@@ -29,7 +29,6 @@ from leakline.pipeline.core.command import (
 )
 from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
-from leakline.pipeline.core.filters import add_filter_args, where_from_args
 from leakline.pipeline.live.tail_view import (
     DEFAULT_BY,
     VERSION_FIELDS,
@@ -44,6 +43,7 @@ from leakline.pipeline.live.tail_view import (
     resolve_by,
     rich_view,
 )
+from leakline.pipeline.query.filters import add_filter_args, where_from_args
 
 STATS_TOPIC = "leak.stats"
 REFRESH_S = 5.0  # how often to look for new topics/partitions
@@ -164,7 +164,7 @@ class _Reader:
     def __init__(self, opts: TailOptions) -> None:
         from aiokafka import AIOKafkaConsumer
 
-        from leakline.pipeline.core.kafka_io import client_options
+        from leakline.pipeline.kafka.io import client_options
 
         self.opts = opts
         self.consumer = AIOKafkaConsumer(
@@ -178,7 +178,7 @@ class _Reader:
         self.targets: dict[Any, int] = {}  # --once: end offsets seen at start
 
     async def start(self) -> None:
-        from leakline.pipeline.core.kafka_io import CONNECT_ERRORS, connect_error_text
+        from leakline.pipeline.kafka.io import CONNECT_ERRORS, connect_error_text
 
         try:
             await self.consumer.start()

@@ -21,10 +21,10 @@ from rich.text import Text
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import parse_pairs
 from leakline.pipeline.core.term import field as plain_field
 from leakline.pipeline.core.term import quoted, safe
 from leakline.pipeline.core.term import text as safe_text
+from leakline.pipeline.query.filters import parse_pairs
 
 UNKNOWN = "unknown"
 
@@ -48,7 +48,7 @@ SPAN_MAX = 120  # a longer span is cut in the middle
 @dataclass(frozen=True)
 class TailFilter:
     """``--label`` (any of); ``--where``/``--version FIELD=VALUE`` and ``--model`` (the same
-    field = any of, different fields = all of, as ``core.filters``); ``--since``/``--until``
+    field = any of, different fields = all of, as ``query.filters``); ``--since``/``--until``
     over the records' own time."""
 
     labels: frozenset[str] = frozenset()

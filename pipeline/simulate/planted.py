@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# one secret per redaction rule (pipeline/core/redact.py RULES), all synthetic
+# one secret per redaction rule (pipeline/events/redact.py RULES), all synthetic
 PLANTED: dict[str, str] = {
     "email": "jane.planted@example.com",
     "phone": "+82 10-4321-8765",

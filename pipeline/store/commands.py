@@ -11,8 +11,8 @@ from leakline.pipeline.core.command import (
     add_data_dir,
     settings_from_args,
 )
-from leakline.pipeline.core.filters import FIELDS, add_filter_args, where_from_args
-from leakline.pipeline.core.stats import SMALL_N
+from leakline.pipeline.query.filters import FIELDS, add_filter_args, where_from_args
+from leakline.pipeline.query.stats import SMALL_N
 
 
 def add_rates(subparsers: Any) -> None:

@@ -1,11 +1,11 @@
 """``leakline compare A B``: two populations of stored events side by side.
 
 Each selector is ``FIELD=VALUE[,FIELD=VALUE...]`` over the ``--by`` fields (the one filter
-grammar, ``core.filters``); ``--where``/``--since``/``--until`` narrow both populations
+grammar, ``query.filters``); ``--where``/``--since``/``--until`` narrow both populations
 alike, so ``compare engine.version=0.31.0 engine.version=0.32.0 --where
 model.name=Qwen/Qwen3-8B`` holds the model fixed. Per label (or per value of a field), it
 shows both rates with their 95 % Wilson intervals, the difference B - A, the pooled
-two-proportion z-test (``core.stats.two_proportion``; ``gate`` uses the same test) and the
+two-proportion z-test (``query.stats.two_proportion``; ``gate`` uses the same test) and the
 events per side a test would need to see a given difference.
 """
 
@@ -22,7 +22,7 @@ from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.command import add_data_dir, ratio, register, run_standalone
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import (
+from leakline.pipeline.query.filters import (
     FIELDS,
     Where,
     add_filter_args,
@@ -31,7 +31,7 @@ from leakline.pipeline.core.filters import (
     parse_pairs,
     where_from_args,
 )
-from leakline.pipeline.core.stats import is_small, sample_size, two_proportion, wilson
+from leakline.pipeline.query.stats import is_small, sample_size, two_proportion, wilson
 
 if TYPE_CHECKING:
     import duckdb

@@ -19,7 +19,7 @@ import duckdb
 
 from leakline.detectors.labels import ALL_LABELS
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.filters import (
+from leakline.pipeline.query.filters import (
     FIELDS,
     SOURCE_SQL,
     Where,
@@ -27,7 +27,7 @@ from leakline.pipeline.core.filters import (
     known_fields,
     parse_time,
 )
-from leakline.pipeline.core.stats import wilson_sql
+from leakline.pipeline.query.stats import wilson_sql
 from leakline.pipeline.store.layout import (
     ALL_GLOB,
     COMPACT_GLOB,
@@ -41,7 +41,7 @@ from leakline.pipeline.store.layout import (
 DB_NAME = "leakline.duckdb"
 
 # user-facing --by/--where names (event contract spelling) -> stored column; one table for
-# every command, in ``leakline.pipeline.core.filters``
+# every command, in ``leakline.pipeline.query.filters``
 GROUP_FIELDS = FIELDS
 
 
@@ -254,7 +254,7 @@ ORDER BY engine_name, engine_version, events DESC""",
 
 def macro_sql() -> list[str]:
     """SQL macros for notebooks and ad-hoc queries: ``wilson_low(k, n)`` and
-    ``wilson_high(k, n)`` (the 95 % Wilson interval of k in n, as ``core.stats.wilson``) and
+    ``wilson_high(k, n)`` (the 95 % Wilson interval of k in n, as ``query.stats.wilson``) and
     ``row_source(src_topic)`` ('gate' for ``leakline gate`` replays, else 'production')."""
     return [
         f"CREATE OR REPLACE MACRO wilson_low(k, n) AS {wilson_sql('k', 'n', 'low')}",

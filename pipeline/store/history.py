@@ -16,7 +16,7 @@ import duckdb
 import orjson
 
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.versions import VERSION_KEY_COLUMNS
+from leakline.pipeline.events.versions import VERSION_KEY_COLUMNS
 from leakline.pipeline.store.database import UNREADABLE_HINT, execute_retrying, read_only
 
 # the time column of each basis: the event's own ts, or when the worker stored it

@@ -18,9 +18,9 @@ from typing import Any, TextIO
 import orjson
 
 from leakline.detectors.labels import ALL_LABELS
-from leakline.pipeline.core.stats import SMALL_N, is_small, wilson
 from leakline.pipeline.core.term import safe
 from leakline.pipeline.core.term import text as safe_text
+from leakline.pipeline.query.stats import SMALL_N, is_small, wilson
 
 SMALL_MARK = "*"
 DEFAULT_WIDTH = 100  # when the width of the output cannot be known (a pipe without $COLUMNS)

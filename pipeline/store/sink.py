@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from leakline.pipeline.core.rows import SAMPLE_SCHEMA
+from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 from leakline.pipeline.store.layout import (
     PART_PREFIX,
     PARTITION_KEY,

@@ -27,16 +27,17 @@ from aiokafka.errors import KafkaError, MessageSizeTooLargeError
 from faust.types import Message
 
 from leakline.detectors import native
-from leakline.pipeline.core import failpoints, safe_logging
+from leakline.pipeline.core import failpoints
 from leakline.pipeline.core.config import MAX_RECORD_BYTES, KafkaSecurity, Settings
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.family_files import families_path
 from leakline.pipeline.core.gc_pause import settle_long_running
-from leakline.pipeline.core.kafka_io import ensure_topics, resolve_idempotence, ssl_context
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord
-from leakline.pipeline.core.redact import Redactor
-from leakline.pipeline.core.safe_logging import TEMPLATE
+from leakline.pipeline.events import safe_logging
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import BatchResult, DeadLetter, RawRecord
+from leakline.pipeline.events.redact import Redactor
+from leakline.pipeline.events.safe_logging import TEMPLATE
+from leakline.pipeline.families.files import families_path
+from leakline.pipeline.kafka.io import ensure_topics, resolve_idempotence, ssl_context
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.store.database import init_store
@@ -148,7 +149,7 @@ def build_app(
 
     live: LiveState | None = None
     if settings.web_enabled:
-        from leakline.pipeline.core import marker_suggestions
+        from leakline.pipeline.families import marker_suggestions
         from leakline.pipeline.ingest.http import mount_on_worker
         from leakline.pipeline.live.web import allowed_hosts, attach
         from leakline.pipeline.live.web.wiring import install_live
@@ -166,7 +167,7 @@ def build_app(
         )
         hosts = allowed_hosts(settings.web_host, settings.web_allowed_hosts)
         attach(app, live, settings.web_token, hosts, write_token=settings.web_write_token)
-        from leakline.pipeline.core.http_guard import guard_faust_web
+        from leakline.pipeline.http.guard import guard_faust_web
 
         guard_faust_web(app, settings.web_limits)  # connection cap, header/idle timeouts
         mount_on_worker(app, settings)  # POST /ingest, behind the token middleware

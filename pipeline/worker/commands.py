@@ -181,7 +181,7 @@ def add_worker(subparsers: Any) -> None:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    from leakline.pipeline.core.web_auth import ENV_WEB_TOKEN, ENV_WEB_WRITE_TOKEN
+    from leakline.pipeline.http.auth import ENV_WEB_TOKEN, ENV_WEB_WRITE_TOKEN
     from leakline.pipeline.worker.app import run_worker
 
     settings = settings_from_args(

@@ -19,9 +19,9 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from leakline.pipeline.core.config import KafkaSecurity
 from leakline.pipeline.core.errors import BrokerError
-from leakline.pipeline.core.kafka_io import CONNECT_ERRORS, client_options, connect_error_text
-from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
-from leakline.pipeline.core.redact import Redactor, safe_reason
+from leakline.pipeline.events.process import REASON_HEADER, SOURCE_HEADER
+from leakline.pipeline.events.redact import Redactor, safe_reason
+from leakline.pipeline.kafka.io import CONNECT_ERRORS, client_options, connect_error_text
 
 
 @dataclass(frozen=True, slots=True)

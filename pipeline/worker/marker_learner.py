@@ -170,7 +170,7 @@ def family_row(sid: str, model: str, shape: str, where: int) -> dict[str, Any]:
     """The family row a suggestion would write, in ``families import``'s format: a pair
     that opens the text frames reasoning before the answer; anything else is a boundary
     token (both literals of a pair)."""
-    from leakline.pipeline.core.marker_suggestions import row_name
+    from leakline.pipeline.families.marker_suggestions import row_name
 
     literals = shape.split(ms.PAIR_SEP)
     reasoning = len(literals) == 2 and bool(where & ms.WHERE_START) and bool(where & ms.WHERE_PAIR)
@@ -439,8 +439,8 @@ class WorkerLearner:
         publish: Callable[[dict[str, int]], None] | None = None,
         learner: MarkerLearner | None = None,
     ) -> None:
-        from leakline.pipeline.core import marker_suggestions as sg
-        from leakline.pipeline.core.redact import Redactor
+        from leakline.pipeline.events.redact import Redactor
+        from leakline.pipeline.families import marker_suggestions as sg
 
         redactor = Redactor.from_spec(redaction)
         self.learner = learner or MarkerLearner(redact=lambda text: redactor.redact(text).text)
@@ -491,7 +491,7 @@ class WorkerLearner:
         return out
 
     def write(self) -> None:
-        from leakline.pipeline.core import marker_suggestions as sg
+        from leakline.pipeline.families import marker_suggestions as sg
 
         items = sorted(self.learner.suggestions.values(), key=lambda s: s["first_seen"])
         sg.write(self.path, self.worker_id, datetime.now(UTC).isoformat(), items)

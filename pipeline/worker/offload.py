@@ -38,12 +38,18 @@ from typing import Any
 import pyarrow as pa
 
 from leakline.models.registry import ModelWatcher
-from leakline.pipeline.core.family_files import FamilyWatcher
 from leakline.pipeline.core.gc_pause import BatchCollector
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import BatchResult, DeadLetter, RawRecord, Sample, process_batch
-from leakline.pipeline.core.redact import Redactor
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import (
+    BatchResult,
+    DeadLetter,
+    RawRecord,
+    Sample,
+    process_batch,
+)
+from leakline.pipeline.events.redact import Redactor
+from leakline.pipeline.events.rows import RowBuilder
+from leakline.pipeline.families.files import FamilyWatcher
 from leakline.pipeline.live.stats import StatsRecord, batch_stats
 from leakline.pipeline.worker import payload_slots
 from leakline.pipeline.worker.payload_slots import Slot, SlotReader, SlotRef

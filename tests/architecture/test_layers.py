@@ -28,32 +28,86 @@ ALLOWED: dict[str, set[str]] = {
     # installed alone next to a gateway: it may import nothing else of leakline
     "client": set(),
     "detectors": set(),
-    "models": {"detectors", "pipeline.core"},
-    "pipeline.core": {"client", "detectors", "models.registry"},
+    "models": {"detectors", "pipeline.core", "pipeline.events"},
+    # plumbing at the bottom; then the event path, and what builds on it
+    "pipeline.core": {"client"},
+    "pipeline.kafka": {"client", "pipeline.core"},
+    "pipeline.http": {"pipeline.core"},
+    "pipeline.query": {"pipeline.core"},
+    "pipeline.events": {"client", "pipeline.core", "detectors"},
+    "pipeline.families": {"pipeline.core", "pipeline.events", "detectors"},
+    "pipeline.detect": {
+        "pipeline.core",
+        "pipeline.events",
+        "pipeline.families",
+        "detectors",
+        "models.registry",
+    },
     "pipeline.simulate": {"pipeline.core"},
-    "pipeline.ingest": {"client", "pipeline.core", "pipeline.simulate"},
-    "pipeline.store": {"pipeline.core", "detectors"},
-    "pipeline.live": {"pipeline.core", "detectors"},
-    "pipeline.curation": {"pipeline.core", "pipeline.store", "detectors"},
+    "pipeline.ingest": {
+        "client",
+        "pipeline.core",
+        "pipeline.events",
+        "pipeline.http",
+        "pipeline.kafka",
+        "pipeline.simulate",
+    },
+    "pipeline.store": {"pipeline.core", "pipeline.events", "pipeline.query", "detectors"},
+    "pipeline.live": {
+        "pipeline.core",
+        "pipeline.events",
+        "pipeline.http",
+        "pipeline.kafka",
+        "pipeline.query",
+        "detectors",
+    },
+    "pipeline.curation": {
+        "pipeline.core",
+        "pipeline.events",
+        "pipeline.families",
+        "pipeline.query",
+        "pipeline.store",
+        "detectors",
+    },
     "pipeline.gate": {
         "client",
         "pipeline.core",
+        "pipeline.events",
+        "pipeline.families",
+        "pipeline.kafka",
+        "pipeline.query",
         "pipeline.store",
         "pipeline.ingest",
         "detectors",
     },
     "pipeline.worker": {
         "pipeline.core",
+        "pipeline.events",
+        "pipeline.families",
+        "pipeline.http",
+        "pipeline.kafka",
         "pipeline.store",
         "pipeline.live",
         "pipeline.ingest",
         "detectors",
         "models.registry",
     },
-    "pipeline.demo": {"pipeline.core", "pipeline.simulate", "pipeline.ingest", "pipeline.store"},
+    "pipeline.demo": {
+        "pipeline.core",
+        "pipeline.kafka",
+        "pipeline.simulate",
+        "pipeline.ingest",
+        "pipeline.store",
+    },
     # the CLI assembles every command; nothing imports it (see test_nothing_imports_the_cli)
     "pipeline.cli": {
         "pipeline.core",
+        "pipeline.events",
+        "pipeline.kafka",
+        "pipeline.detect",
+        "pipeline.families",
+        "pipeline.http",
+        "pipeline.query",
         "pipeline.simulate",
         "pipeline.ingest",
         "pipeline.store",
@@ -155,7 +209,9 @@ def test_subpackages_say_what_they_own_and_may_import():
 def test_the_layer_table_catches_an_upward_import():
     # the checker itself can fail: store importing the worker is refused
     assert not _allowed("leakline.pipeline.store.sink", "leakline.pipeline.worker.app.x")
-    assert not _allowed("leakline.pipeline.core.rows", "leakline.pipeline.store.sink.x")
+    assert not _allowed("leakline.pipeline.events.rows", "leakline.pipeline.store.sink.x")
+    assert not _allowed("leakline.pipeline.core.config", "leakline.pipeline.events.rows.x")
+    assert not _allowed("leakline.pipeline.events.rows", "leakline.pipeline.kafka.io.x")
     assert not _allowed("leakline.detectors.text", "leakline.pipeline.core.errors.X")
     assert not _allowed("leakline.pipeline.worker.app", "leakline.models.train.x")
     assert _allowed("leakline.pipeline.worker.app", "leakline.models.registry.ModelWatcher")

@@ -11,9 +11,9 @@ import pytest
 from leakline_testkit import leakline, read_topic
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
 
@@ -221,7 +221,7 @@ def test_replay_reads_a_pipe(broker, source: str) -> None:
 
 
 def test_replay_to_an_unreachable_broker_fails_clearly(tmp_path: Path) -> None:
-    from leakline.pipeline.core.broker import free_port
+    from leakline.pipeline.kafka.broker import free_port
 
     src = tmp_path / "events.jsonl"
     src.write_bytes(orjson.dumps(CLEAN) + b"\n")

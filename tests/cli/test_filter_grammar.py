@@ -12,7 +12,7 @@ import pytest
 import rates_kit
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.filters import FIELDS
+from leakline.pipeline.query.filters import FIELDS
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,10 @@ import pytest
 from leakline_testkit import leakline, verdict
 
 from leakline.detectors import Finding, Layer, Remediation, Source, Verdict
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.core.term import field, quoted, safe, safe_block
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
 
@@ -37,7 +37,7 @@ FORGED = "\nleak forged-id engine.name=vllm"
 HOSTILE_ID = f"ev{MARKUP}{CLIPBOARD}{FORGED}"
 HOSTILE_TAG = f"acme{MARKUP}{TITLE}{BIDI}"
 # versions, model and parser names are mapped to `redacted` unless they look like one at
-# normalise (pipeline/core/normalise.py): the id, tags, text and evidence stay free-form
+# normalise (pipeline/events/normalise.py): the id, tags, text and evidence stay free-form
 HOSTILE_EVIDENCE = f"stray {MARKUP}{CLEAR}{C1_CSI}"
 HOSTILE_TEXT = f"Sure.{CLIPBOARD}{CLEAR} [/] done{FORGED}"
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from leakline.detectors import ALL_LABELS, run_detectors
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 PRECISION_SET = Path(__file__).resolve().parent / "precision_clean.jsonl"

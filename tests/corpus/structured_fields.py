@@ -262,8 +262,8 @@ class FieldQuality:
 
 def evaluate(half: str) -> FieldQuality:
     from leakline.detectors import run_detectors
-    from leakline.pipeline.core.contract import validate_event
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.contract import validate_event
+    from leakline.pipeline.events.normalise import normalise
 
     quality = FieldQuality(half)
     for item in answers(half):

@@ -24,8 +24,8 @@ from corpus_src import shapes  # noqa: E402
 from corpus_src.oracle import flatten  # noqa: E402
 
 from leakline.detectors import ALL_LABELS
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
 
 # What the detectors measure on the held-out seeds, rounded down to 0.05 (clean flags: the
 # count). Raise these as the detectors improve; issue 29's targets are recall >= 0.9 for

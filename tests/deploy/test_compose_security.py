@@ -26,8 +26,8 @@ import pytest
 import yaml
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.broker import free_port, resolve_broker_binary, wait_for_port
 from leakline.pipeline.core.command import settings_from_args
+from leakline.pipeline.kafka.broker import free_port, resolve_broker_binary, wait_for_port
 from leakline.pipeline.live import tail
 from leakline.pipeline.live.tail_view import TailFilter
 from leakline.pipeline.worker.app import faust_credentials

@@ -16,8 +16,8 @@ from leakline.detectors import budget, run_detectors
 from leakline.detectors.base import _bounded_run, default_detectors
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.rules.generic_tool_calls import GenericToolCalls
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 
 _TOOLS = {"get_weather": None}
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
 
 DETECTOR = "empty_response"
 

@@ -27,8 +27,8 @@ _EXPECT = "LEAKLINE_EXPECT_NATIVE"
 _VERDICTS = """
 import json, sys
 from leakline.detectors import native, run_detectors
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
 from leakline.pipeline.simulate.traffic_model import simulate
 print(json.dumps({"compiled": native.compiled()}))
 for sim in simulate(int(sys.argv[1]), seed=5):
@@ -70,7 +70,7 @@ def test_the_build_under_test_is_the_one_expected():
         assert [name for name, file in files.items() if not file.endswith(".py")] == []
     assert native.compiled() == native.compiled("leakline.pipeline") == (expected == "1")
     # pickled to and from the batch children: compiled frozen dataclasses cannot be unpickled
-    for name in ("leakline.pipeline.core.process", "leakline.pipeline.core.origin"):
+    for name in ("leakline.pipeline.events.process", "leakline.pipeline.events.origin"):
         assert (importlib.import_module(name).__file__ or "").endswith(".py"), name
 
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from leakline.detectors.rules.reasoning_history import ReasoningHistory
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
 
 DETECTOR = "reasoning_history"
 CALL = {

@@ -9,8 +9,8 @@ import pytest
 
 from leakline.detectors import run_detectors
 from leakline.detectors.heuristics.structured_reasoning import StructuredReasoning, field_kind
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
 
 DETECTOR = "structured_reasoning"
 S = {"type": "string"}

@@ -21,9 +21,9 @@ import pytest
 from leakline_testkit import spawn_worker, wait_stored
 
 from leakline.models.registry import read_registry
-from leakline.pipeline.core.kafka_io import produce
 from leakline.pipeline.demo import stop_process
 from leakline.pipeline.gate.engine.sim import spawn_engine_sim
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import Mix, simulate
 from leakline.pipeline.store.database import read_only
 

@@ -11,8 +11,8 @@ import orjson
 import pytest
 from leakline_testkit import read_topic, spawn_worker, wait_stored
 
-from leakline.pipeline.core.kafka_io import produce
-from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.detect.offline import detect_line
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate
 from leakline.pipeline.store.database import query_rates, read_only
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import orjson
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
 

@@ -9,7 +9,7 @@ import duckdb
 import orjson
 from export_store import store_events
 
-from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.events.contract import validate_event
 
 SECRET = "kim.minji@example.com"
 

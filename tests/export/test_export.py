@@ -411,6 +411,6 @@ def test_export_before_any_review_or_event_json_column(tmp_path: Path) -> None:
     ],
 )
 def test_lang_is_guessed_from_the_script(text: str, lang: str) -> None:
-    from leakline.pipeline.core.lang import guess_lang
+    from leakline.pipeline.events.lang import guess_lang
 
     assert guess_lang(text) == lang

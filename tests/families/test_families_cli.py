@@ -13,8 +13,8 @@ import pytest
 from leakline_testkit import leakline
 
 from leakline.detectors import families as fam
-from leakline.pipeline.core import family_files as ff
-from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.families import files as ff
 from leakline.pipeline.worker.offload import BatchConfig, InlineProcessor
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -254,7 +254,7 @@ def test_the_inline_worker_reloads_the_file_without_a_restart(tmp_path):
 
 
 def ff_record(value: bytes, offset: int):
-    from leakline.pipeline.core.process import RawRecord
+    from leakline.pipeline.events.process import RawRecord
 
     return RawRecord(b"k", value, Origin("gateway.events", 0, offset))
 

@@ -1,4 +1,4 @@
-"""leakline.pipeline.core.family_files: a family row from a model's own files, and the file.
+"""leakline.pipeline.families.files: a family row from a model's own files, and the file.
 
 The fixtures in ``fixtures/`` are written for these tests in the shapes the real files
 have (tokenizer_config.json ``added_tokens_decoder``, tokenizer.json ``added_tokens``,
@@ -15,8 +15,8 @@ import pytest
 
 from leakline.detectors import families as fam
 from leakline.detectors.families import ModelFamily, family_from_dict, family_to_dict
-from leakline.pipeline.core import chat_template as ct
-from leakline.pipeline.core import family_files as ff
+from leakline.pipeline.families import chat_template as ct
+from leakline.pipeline.families import files as ff
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -26,9 +26,9 @@ import pytest
 
 from leakline.detectors import families as fam
 from leakline.detectors import run_detectors
-from leakline.pipeline.core import chat_template as ct
-from leakline.pipeline.core import family_files as ff
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.families import chat_template as ct
+from leakline.pipeline.families import files as ff
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -11,7 +11,7 @@ from gate_kit import LOOKUP_TOOL, WEATHER_SCHEMA
 
 from leakline.detectors import run_detectors
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
 from leakline.pipeline.gate.engine.gen import generate, read_request, tokens
 from leakline.pipeline.gate.engine.profiles import PROFILES, get_profile, profile_table_markdown
 from leakline.pipeline.gate.engine.wire import (

@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 from leakline.client.event import build_event
 from leakline.detectors import run_detectors
 from leakline.pipeline.cli import main as cli_main
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.normalise import normalise
 from leakline.pipeline.gate.engine.profiles import PROFILES
 from leakline.pipeline.gate.replay import Tags
 

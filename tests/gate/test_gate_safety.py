@@ -19,11 +19,11 @@ import pytest
 from gate_kit import HAND_CASES, make_case, write_cases
 from test_gate import gate
 
-from leakline.pipeline.core.filters import Where
 from leakline.pipeline.demo import stop_process
 from leakline.pipeline.gate.cases import Case, select_cases
 from leakline.pipeline.gate.engine.sim import spawn_engine_sim
 from leakline.pipeline.gate.rates import gate_case_key
+from leakline.pipeline.query.filters import Where
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ from openai.types.responses import Response, ResponseStreamEvent
 from pydantic import TypeAdapter
 
 from leakline.client import EventMeta, build_event, infer_api, meta_from_headers
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.detect.offline import detect_line
+from leakline.pipeline.events.contract import validate_event
 
 LEAKY_CHAT = {
     "id": "chatcmpl-1",

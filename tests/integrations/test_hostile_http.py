@@ -24,13 +24,13 @@ import orjson
 import pytest
 from aiohttp import web
 
-from leakline.pipeline.core.broker import free_port
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.http_guard import GuardedAppRunner
 from leakline.pipeline.core.http_limits import ServerLimits
+from leakline.pipeline.http.guard import GuardedAppRunner
 from leakline.pipeline.ingest.bounds import json_value_bound, protobuf_span_bound
 from leakline.pipeline.ingest.http import IngestConfig, register_ingest, split_body
 from leakline.pipeline.ingest.otlp import register_otlp
+from leakline.pipeline.kafka.broker import free_port
 
 NDJSON = {"Content-Type": "application/x-ndjson"}
 JSON = {"Content-Type": "application/json"}
@@ -228,7 +228,7 @@ def test_the_relay_skips_and_counts_a_poison_pill_and_relays_the_records_after_i
     restarted from the committed offset and never relayed the ones after it."""
     from leakline_testkit import read_topic
 
-    from leakline.pipeline.core.kafka_io import ensure_topics, produce
+    from leakline.pipeline.kafka.io import ensure_topics, produce
 
     good = {
         "traceId": "1af7651916cd43dd8448eb211c80319c",
@@ -298,7 +298,7 @@ def test_the_relay_skips_and_counts_a_poison_pill_and_relays_the_records_after_i
 
 
 def test_otlp_receiver_refuses_a_short_token_beyond_loopback() -> None:
-    from leakline.pipeline.core.web_auth import check_exposure
+    from leakline.pipeline.http.auth import check_exposure
 
     proc = subprocess.run(
         [

@@ -14,9 +14,9 @@ import pytest
 from aiohttp import web
 from leakline_testkit import spawn_worker, wait_stored
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import ensure_topics
 from leakline.pipeline.ingest.http import AiokafkaSender, IngestConfig, register_ingest
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import ensure_topics
 from leakline.pipeline.simulate.traffic_model import encode_event, simulate
 from leakline.pipeline.store.database import read_only
 

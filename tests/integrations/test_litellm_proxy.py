@@ -99,7 +99,7 @@ def test_litellm_proxy_with_the_leakline_callback_end_to_end(
 ) -> None:
     import openai
 
-    from leakline.pipeline.core.offline import detect_line
+    from leakline.pipeline.detect.offline import detect_line
     from leakline.pipeline.store.database import read_only
 
     worker = spawn_worker(broker.bootstrap, tmp_path / "data")

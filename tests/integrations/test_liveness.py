@@ -150,7 +150,7 @@ def test_a_web_worker_answers_probes_on_the_next_port_and_takes_the_probe_with_i
     """By default (issue 36): ``--web`` alone brings the fast probe, at the web port + 1."""
     from leakline_testkit import spawn_worker
 
-    from leakline.pipeline.core.broker import free_port
+    from leakline.pipeline.kafka.broker import free_port
 
     while True:  # a free port whose next one is free too
         web = free_port()

@@ -12,7 +12,7 @@ from leakline.client import ContractError, EventMeta, build_event, validate_even
 from leakline.client.contract import certainly_valid
 from leakline.client.event import clean_tags, hash_user, usage_of
 from leakline.client.metadata import parse_tags
-from leakline.pipeline.core.contract import _validator
+from leakline.pipeline.events.contract import _validator
 from leakline.pipeline.ingest.integrations.otel import event_from_span, tag_attributes
 
 REQUEST = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}

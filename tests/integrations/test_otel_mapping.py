@@ -10,8 +10,8 @@ import orjson
 import pytest
 
 from leakline.client import EventMeta
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.detect.offline import detect_line
+from leakline.pipeline.events.contract import validate_event
 from leakline.pipeline.ingest.integrations.otel import event_from_span, events_from_otlp
 
 
@@ -218,8 +218,8 @@ def test_relay_from_an_otlp_json_topic(broker) -> None:
     from leakline_testkit import read_topic
 
     from leakline.client import LeakProducer, ProducerConfig
-    from leakline.pipeline.core.kafka_io import ensure_topics, produce
     from leakline.pipeline.ingest.integrations.otel import DEFAULT_OTLP_TOPIC, relay_otlp
+    from leakline.pipeline.kafka.io import ensure_topics, produce
 
     async def run() -> dict[str, int]:
         await ensure_topics(broker.bootstrap, [DEFAULT_OTLP_TOPIC, "gateway.events"], 1)

@@ -228,7 +228,7 @@ def test_opentelemetry_sdk_exporter_to_the_receiver_to_the_store(
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 
-    from leakline.pipeline.core.offline import detect_line
+    from leakline.pipeline.detect.offline import detect_line
     from leakline.pipeline.store.database import read_only
 
     worker = spawn_worker(broker.bootstrap, tmp_path / "data")
@@ -300,7 +300,7 @@ def test_otlp_relay_command_moves_collector_records_to_gateway_events(
 ) -> None:
     from leakline_testkit import read_topic
 
-    from leakline.pipeline.core.kafka_io import ensure_topics, produce
+    from leakline.pipeline.kafka.io import ensure_topics, produce
 
     async def seed() -> None:
         await ensure_topics(broker.bootstrap, ["otlp_spans", "gateway.events"], 1)

@@ -17,8 +17,8 @@ from leakline.client import (
     ThreadedLeakProducer,
     build_event,
 )
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import ensure_topics
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import ensure_topics
 
 TOPIC = "gateway.events"
 # a generous per-call bound: submit only serialises and appends (microseconds), but the

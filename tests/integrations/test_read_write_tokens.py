@@ -20,13 +20,13 @@ import orjson
 import pytest
 from aiohttp import web
 
-from leakline.pipeline.core.broker import free_port
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.http_guard import GuardedAppRunner
 from leakline.pipeline.core.http_limits import ServerLimits
-from leakline.pipeline.core.web_auth import check_exposure, token_middleware
+from leakline.pipeline.http.auth import check_exposure, token_middleware
+from leakline.pipeline.http.guard import GuardedAppRunner
 from leakline.pipeline.ingest.http import IngestConfig, register_ingest
 from leakline.pipeline.ingest.otlp import register_otlp
+from leakline.pipeline.kafka.broker import free_port
 
 READ = "read-token-" + "r" * 24
 WRITE = "write-token-" + "w" * 24

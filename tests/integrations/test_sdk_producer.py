@@ -16,7 +16,7 @@ from leakline_testkit import read_topic, spawn_worker, wait_stored
 
 from leakline import __version__
 from leakline.client import EventMeta, LeakProducer, ProducerConfig, build_event
-from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.detect.offline import detect_line
 from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow

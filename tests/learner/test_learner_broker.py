@@ -19,8 +19,8 @@ import pytest
 from leakline_testkit import spawn_worker, wait_stored
 
 from leakline.pipeline.cli import main as cli_main
-from leakline.pipeline.core import marker_suggestions as sg
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.families import marker_suggestions as sg
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.store.database import read_only
 
 pytestmark = pytest.mark.slow

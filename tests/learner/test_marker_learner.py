@@ -159,8 +159,8 @@ def test_worker_learner_file_suggest_and_accept(
 
 
 def test_process_batch_collects_sightings() -> None:
-    from leakline.pipeline.core.origin import Origin
-    from leakline.pipeline.core.process import RawRecord, process_batch
+    from leakline.pipeline.events.origin import Origin
+    from leakline.pipeline.events.process import RawRecord, process_batch
 
     def record(i: int, text: str) -> RawRecord:
         event = {

@@ -23,7 +23,7 @@ from leakline.detectors.classifier import (
 )
 from leakline.models.data import read_corpus, read_precision_set, read_texts, text_group
 from leakline.models.registry import SHIPPED_DIR, load_promoted
-from leakline.pipeline.core.offline import detect_lines
+from leakline.pipeline.detect.offline import detect_lines
 
 # what the issue reported: a short clean answer ending in a newline was called a preamble
 PROBES = [

@@ -15,8 +15,8 @@ from classifier_kit import CLEAN, MISSED, event, make_variant
 from leakline_testkit import spawn_worker, wait_stored
 
 from leakline.models.registry import REGISTRY, SHIPPED_DIR, ModelWatcher, promote, read_registry
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.store.database import read_only
 
 

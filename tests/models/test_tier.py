@@ -13,9 +13,9 @@ from classifier_kit import CAUGHT, CLEAN, MISSED, MISSED_KO, event
 from leakline.detectors.classifier import DETECTOR_ID, OpeningClassifier
 from leakline.detectors.labels import Source
 from leakline.models.registry import SHIPPED_DIR, load_promoted
-from leakline.pipeline.core.offline import detect_stream
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.detect.offline import detect_stream
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 
 
 def _records(payloads: list[bytes]) -> list[RawRecord]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import nbformat
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink

@@ -11,11 +11,11 @@ import pytest
 from leakline_testkit import verdict
 from nb_store import NEW, OLD, UpgradeStore
 
-from leakline.pipeline.core.filters import Where
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
-from leakline.pipeline.core.stats import wilson
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
+from leakline.pipeline.query.filters import Where
+from leakline.pipeline.query.stats import wilson
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink
 

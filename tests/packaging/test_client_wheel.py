@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import Wheels, run
 
-from leakline.pipeline.core.contract import validate_event
+from leakline.pipeline.events.contract import validate_event
 
 pytestmark = pytest.mark.slow
 

@@ -16,9 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 from leakline_testkit import verdict
 
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 from leakline.pipeline.store.compact import LOCK_NAME, compact, compaction_lock
 from leakline.pipeline.store.database import execute_retrying, init_store, query_rates, read_only
 from leakline.pipeline.store.layout import PLACEHOLDER_DAY, PLACEHOLDER_NAME, samples_root
@@ -427,7 +427,7 @@ def test_a_worker_compacts_its_store_while_consuming(broker: Any, tmp_path: Path
     import orjson
     from leakline_testkit import spawn_worker, wait_stored
 
-    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.kafka.io import produce
     from leakline.pipeline.simulate.traffic_model import simulate
 
     payloads = [orjson.dumps(s.event) for s in simulate(300, seed=5)]

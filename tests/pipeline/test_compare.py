@@ -10,7 +10,7 @@ import pytest
 import rates_kit
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.stats import sample_size, two_proportion, wilson
+from leakline.pipeline.query.stats import sample_size, two_proportion, wilson
 
 
 @pytest.fixture(scope="module")

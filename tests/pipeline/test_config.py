@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.config import KafkaSecurity, from_env, security_from_env
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.kafka_io import client_options
+from leakline.pipeline.kafka.broker import EmbeddedBroker
+from leakline.pipeline.kafka.io import client_options
 from leakline.pipeline.worker.app import faust_credentials
 
 

@@ -15,8 +15,8 @@ import orjson
 import pytest
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.store.database import init_store, read_only
 from leakline.pipeline.store.sink import ParquetSink

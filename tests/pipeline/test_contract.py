@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from leakline.pipeline.core.contract import ContractError, decode_event, event_schema, rejection_of
+from leakline.pipeline.events.contract import (
+    ContractError,
+    decode_event,
+    event_schema,
+    rejection_of,
+)
 
 VALID = b'{"event_id": "a", "api": "chat.completions", "request": {}, "response": {}}'
 
@@ -81,7 +86,7 @@ def test_oversized_event_is_rejected_before_parsing() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from leakline.pipeline.core.contract import _validator, certainly_valid  # noqa: E402
+from leakline.pipeline.events.contract import _validator, certainly_valid  # noqa: E402
 from leakline.pipeline.simulate.traffic_model import simulate  # noqa: E402
 
 _scalars = st.one_of(

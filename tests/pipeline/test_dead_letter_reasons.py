@@ -6,9 +6,9 @@ from __future__ import annotations
 import orjson
 from aiokafka.structs import ConsumerRecord
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import REASON_HEADER, RawRecord, process_batch
-from leakline.pipeline.core.redact import REASON_MAX_CHARS
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import REASON_HEADER, RawRecord, process_batch
+from leakline.pipeline.events.redact import REASON_MAX_CHARS
 from leakline.pipeline.worker.dead_letters import _decode
 
 KEY = "sk-abcdefghijklmnopqrstuvwx1234"
@@ -56,7 +56,7 @@ def test_letters_already_on_the_topic_are_shown_redacted() -> None:
 def test_reasons_are_made_safe_in_linear_time() -> None:
     import time
 
-    from leakline.pipeline.core.redact import safe_reason
+    from leakline.pipeline.events.redact import safe_reason
 
     for hostile in ("'a\\" * 20000, "'" * 60000, "'" + "a" * 60000, "\"'" * 30000):
         start = time.perf_counter()

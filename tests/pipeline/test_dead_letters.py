@@ -16,10 +16,10 @@ import pytest
 from aiokafka import AIOKafkaProducer
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.broker import EmbeddedBroker
-from leakline.pipeline.core.kafka_io import ensure_topics
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import DeadLetter
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import DeadLetter
+from leakline.pipeline.kafka.broker import EmbeddedBroker
+from leakline.pipeline.kafka.io import ensure_topics
 from leakline.pipeline.worker.dead_letters import read_dead_letters, summarise
 from leakline.pipeline.worker.dlq import recorded_sources
 

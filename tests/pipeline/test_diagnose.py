@@ -14,11 +14,7 @@ import orjson
 import pytest
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.contract import validate_event
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.curation.diagnose import (
     Count,
     add_parser,
@@ -28,6 +24,10 @@ from leakline.pipeline.curation.diagnose import (
     sign_test_p,
     two_proportion_z,
 )
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 from leakline.pipeline.store.database import init_store, read_only
 from leakline.pipeline.store.sink import ParquetSink
 

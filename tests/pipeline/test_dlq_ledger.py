@@ -5,7 +5,7 @@ The Kafka half (reading the DLQ tail) runs in tests/reliability; this is the mem
 
 from __future__ import annotations
 
-from leakline.pipeline.core.process import source_key
+from leakline.pipeline.events.process import source_key
 from leakline.pipeline.worker.dlq import Ledger
 
 

@@ -12,9 +12,9 @@ import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from leakline_testkit import spawn_worker, wait_stored
 
-from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.config import Settings
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.broker import EmbeddedBroker
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.worker.app import build_app
 from leakline.pipeline.worker.faust_transport import FETCH_MAX_WAIT_MS, LeaklineApp, Transport

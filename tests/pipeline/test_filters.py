@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import (
+from leakline.pipeline.query.filters import (
     FIELDS,
     Where,
     add_filter_args,

@@ -15,10 +15,10 @@ import pytest
 from aiokafka import AIOKafkaProducer
 from leakline_testkit import leakline
 
-from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.config import Settings
 from leakline.pipeline.core.errors import BrokerError
-from leakline.pipeline.core.kafka_io import idempotence_supported, resolve_idempotence
+from leakline.pipeline.kafka.broker import EmbeddedBroker
+from leakline.pipeline.kafka.io import idempotence_supported, resolve_idempotence
 from leakline.pipeline.worker.app import build_app
 
 UNREACHABLE = "127.0.0.1:9"
@@ -33,7 +33,7 @@ def test_tansu_grants_no_producer_ids(broker: EmbeddedBroker) -> None:
 def test_auto_falls_back_to_at_least_once_with_a_warning(
     broker: EmbeddedBroker, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="leakline.pipeline.core.kafka_io"):
+    with caplog.at_level(logging.WARNING, logger="leakline.pipeline.kafka.io"):
         assert asyncio.run(resolve_idempotence("auto", broker.bootstrap)) is False
     assert "does not support it" in caplog.text and broker.bootstrap in caplog.text
 

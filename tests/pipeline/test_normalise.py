@@ -5,10 +5,10 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 
 
 def ev(api: str, request: dict | None = None, **body: object) -> dict:

@@ -14,9 +14,9 @@ import psutil
 import pytest
 from leakline_testkit import spawn_worker
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
+from leakline.pipeline.events.redact import Redactor
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
 

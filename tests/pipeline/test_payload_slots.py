@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 import orjson
 import pytest
 
-from leakline.pipeline.core.origin import Origin
+from leakline.pipeline.events.origin import Origin
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.worker import payload_slots
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor
@@ -83,7 +83,7 @@ CUT = b'{"event_id": "cut'  # truncated JSON: a dead letter
 
 
 def _records(count: int):
-    from leakline.pipeline.core.process import RawRecord
+    from leakline.pipeline.events.process import RawRecord
 
     values = [orjson.dumps(s.event) for s in simulate(count, seed=8)]
     values[5] = CUT  # a dead letter keeps its raw bytes either way

@@ -5,9 +5,9 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
+from leakline.pipeline.events.redact import Redactor
 
 SECRET_TEXT = (
     "<think>The user jane.doe@example.com wants key sk-abcdefghijklmnopqrstuvwx1234 checked.</think>"

@@ -6,9 +6,9 @@ import json
 from datetime import UTC, datetime
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
 
 SCHEMA = {
     "type": "object",

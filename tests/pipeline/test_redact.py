@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from leakline.detectors import Finding, Layer, Remediation, Source, run_detectors
 from leakline.detectors.finding import evidence_snippet
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.redact import (
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.redact import (
     DEFAULT_RULES,
     RULES,
     Redactor,
@@ -577,8 +577,8 @@ def test_json_safe_makes_anything_json_like_storable_without_redacting() -> None
 
 
 def _batch(content: str, **kw):
-    from leakline.pipeline.core.origin import Origin
-    from leakline.pipeline.core.process import RawRecord, process_batch
+    from leakline.pipeline.events.origin import Origin
+    from leakline.pipeline.events.process import RawRecord, process_batch
 
     payload = orjson.dumps(_event(content))
     return process_batch(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leakline.pipeline.core.redact import SECRET_PLACEHOLDER, Redactor, secret_name
+from leakline.pipeline.events.redact import SECRET_PLACEHOLDER, Redactor, secret_name
 
 DEFAULT = Redactor.default()
 
@@ -109,7 +109,7 @@ def test_the_id_shortcut_never_skips_a_secret() -> None:
     run: every positive case of the redaction tables, glued into an id, still goes."""
     from test_redact import POSITIVES  # type: ignore[import-not-found]
 
-    from leakline.pipeline.core.redact import safe_id
+    from leakline.pipeline.events.redact import safe_id
 
     cases = [text for _, text, _ in POSITIVES] + [text for _, text, _ in SIDE_DOORS]
     for text in cases:
@@ -121,7 +121,7 @@ def test_plain_ids_skip_the_full_pass() -> None:
     import random
     import uuid
 
-    from leakline.pipeline.core.redact import _ID_RISK
+    from leakline.pipeline.events.redact import _ID_RISK
 
     rng = random.Random(36)
     ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)) for _ in range(2000)]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from leakline.pipeline.core.redact import RULES, Redactor
+from leakline.pipeline.events.redact import RULES, Redactor
 
 DATA = Path(__file__).parent / "data" / "redaction_labeled.jsonl"
 # rules added for issue 18 must find all of their own and none of the near-misses

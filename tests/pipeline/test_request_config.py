@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.request_config import dimensions, request_config, temperature_bucket
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.request_config import dimensions, request_config, temperature_bucket
 
 
 def tool(name: str, strict: bool | None = None, api: str = "chat.completions") -> dict[str, Any]:

@@ -31,10 +31,10 @@ import pyarrow as pa
 import pytest
 
 from leakline.models.registry import SHIPPED_DIR, load_current
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.redact import Redactor
-from leakline.pipeline.core.rows import SAMPLE_SCHEMA
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
+from leakline.pipeline.events.redact import Redactor
+from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX, simulate
 
 PINS = Path(__file__).parent / "data" / "row_digests.json"

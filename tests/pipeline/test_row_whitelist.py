@@ -8,9 +8,9 @@ from typing import Any
 import orjson
 import pytest
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.rows import MAX_TOKENS
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
+from leakline.pipeline.events.rows import MAX_TOKENS
 
 CARD = "4111111111111111"
 EMAIL = "jane.doe@example.com"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from leakline.detectors import run_detectors
-from leakline.pipeline.core.contract import validate_event
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder, first_leak_chunk
+from leakline.pipeline.events.contract import validate_event
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder, first_leak_chunk
 
 TOOLS = [
     {

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import orjson
 import pytest
 
-from leakline.pipeline.core import safe_logging
+from leakline.pipeline.events import safe_logging
 
 KEY = "sk-proj-Pl4nt3dK3yAbC123DEF456ghi789"
 PROMPT = "the private prompt about the merger"

@@ -529,7 +529,7 @@ def _history_oracle(ex: Any) -> set[str]:
 
 
 def _normalise(event: dict[str, Any]) -> Any:
-    normalise = pytest.importorskip("leakline.pipeline.core.normalise")
+    normalise = pytest.importorskip("leakline.pipeline.events.normalise")
     return normalise.normalise(event)
 
 
@@ -571,8 +571,8 @@ def _language(event: dict[str, Any]) -> str:
 
 def test_production_mix_has_long_clean_answers_and_keeps_every_verdict() -> None:
     from leakline.detectors import run_detectors
-    from leakline.pipeline.core.contract import validate_event
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.contract import validate_event
+    from leakline.pipeline.events.normalise import normalise
     from leakline.pipeline.simulate.traffic_model import PRODUCTION_MIX
 
     lengths = []

@@ -1,11 +1,11 @@
-"""``core.stats`` against published values, and the DuckDB macros against ``core.stats``."""
+"""``query.stats`` against published values, and the DuckDB macros against ``query.stats``."""
 
 from __future__ import annotations
 
 import duckdb
 import pytest
 
-from leakline.pipeline.core.stats import is_small, sample_size, two_proportion, wilson, wilson_sql
+from leakline.pipeline.query.stats import is_small, sample_size, two_proportion, wilson, wilson_sql
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_duckdb_wilson_sql_agrees_with_python() -> None:
 
 
 def test_binomial_above() -> None:
-    from leakline.pipeline.core.stats import binomial_above
+    from leakline.pipeline.query.stats import binomial_above
 
     # P(X >= 3 | n = 10, p = 0.1) = 1 - (0.9^10 + 10 * 0.1 * 0.9^9 + 45 * 0.01 * 0.9^8) = 0.0702
     assert binomial_above(3, 10, 0.1) == pytest.approx(0.0701908, abs=1e-6)

@@ -12,9 +12,9 @@ import pytest
 from leakline_testkit import verdict
 
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import SAMPLE_SCHEMA, RowBuilder, _keep_below, keep_text
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import SAMPLE_SCHEMA, RowBuilder, _keep_below, keep_text
 from leakline.pipeline.store.database import RateFilter, db_path, init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink
 

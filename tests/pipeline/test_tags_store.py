@@ -10,10 +10,10 @@ import pytest
 from leakline_testkit import leakline, verdict
 
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.filters import Where, field_column, parse_pair
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
+from leakline.pipeline.query.filters import Where, field_column, parse_pair
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.sink import ParquetSink
 

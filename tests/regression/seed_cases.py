@@ -20,9 +20,9 @@ from pathlib import Path
 
 import orjson
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
 from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink

@@ -17,7 +17,6 @@ import pytest
 from leakline.detectors import run_detectors
 from leakline.detectors.base import default_detectors
 from leakline.detectors.labels import ALL_LABELS
-from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.curation.regression import (
     FORMAT,
     ReplayResult,
@@ -27,6 +26,7 @@ from leakline.pipeline.curation.regression import (
     load_case,
     replay_case,
 )
+from leakline.pipeline.events.normalise import normalise
 
 HERE = Path(__file__).resolve().parent
 CASES = case_paths(HERE)

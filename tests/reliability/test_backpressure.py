@@ -24,8 +24,8 @@ import orjson
 import pytest
 from leakline_testkit import RssSampler, spawn_worker, wait_stored
 
-from leakline.pipeline.core.kafka_io import produce
 from leakline.pipeline.demo import stored_event_count
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import Mix, simulate
 from leakline.pipeline.store.database import query_rates, read_only
 

@@ -33,8 +33,8 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from leakline_proxy import ProxiedBroker
 from leakline_testkit import WorkerProcess, read_topic, spawn_worker, wait_stored
 
-from leakline.pipeline.core.kafka_io import key_of, produce
 from leakline.pipeline.demo import stop_process, stored_event_count
+from leakline.pipeline.kafka.io import key_of, produce
 from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
 from leakline.pipeline.store.database import query_rates, read_only
 

@@ -20,10 +20,10 @@ import pytest
 from leakline_testkit import leakline, spawn_worker, verdict
 from prometheus_client.parser import text_string_to_metric_families
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.rows import RowBuilder
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.rows import RowBuilder
+from leakline.pipeline.kafka.broker import free_port
 from leakline.pipeline.store.database import init_store, query_rates, read_only
 from leakline.pipeline.store.layout import samples_root
 from leakline.pipeline.store.sink import ParquetSink

@@ -29,16 +29,16 @@ from hypothesis import strategies as st
 
 from leakline.detectors import run_detectors
 from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
-from leakline.pipeline.core.contract import (
+from leakline.pipeline.events.contract import (
     ContractError,
     decode_event,
     rejection_of,
     validate_event,
 )
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
-from leakline.pipeline.core.redact import Redactor, redact_exchange
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.events.redact import Redactor, redact_exchange
 
 LIMIT = 4 * 1024 * 1024
 INTERNAL = "internal error"

@@ -19,8 +19,8 @@ import pytest
 from leakline_testkit import every_place, leakline, read_topic, spawn_worker, wait_stored
 from test_planted_secrets import _wait_samples
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.planted import PLANTED, fragments, planted_events
 
 # the formats issue 36 found slipping through, next to issue 18's kinds

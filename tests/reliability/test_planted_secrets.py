@@ -12,8 +12,8 @@ import orjson
 import pytest
 from leakline_testkit import every_place, spawn_worker, wait_stored
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.live.web.wiring import TABLE_NAME
 from leakline.pipeline.simulate.planted import PLANTED, find_planted, planted_events
 

@@ -20,9 +20,9 @@ from aiokafka import AIOKafkaProducer
 from leakline_testkit import leakline, read_topic, spawn_worker, wait_stored
 
 from leakline.pipeline.core.config import MAX_EVENT_BYTES, MAX_RECORD_BYTES
-from leakline.pipeline.core.contract import rejection_of
-from leakline.pipeline.core.kafka_io import produce
-from leakline.pipeline.core.process import REASON_HEADER, SOURCE_HEADER
+from leakline.pipeline.events.contract import rejection_of
+from leakline.pipeline.events.process import REASON_HEADER, SOURCE_HEADER
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import simulate
 
 pytestmark = pytest.mark.slow

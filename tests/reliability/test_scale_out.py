@@ -29,8 +29,8 @@ import pytest
 from leakline_testkit import WorkerProcess, read_topic, spawn_worker, wait_stored
 
 from leakline.pipeline.core.errors import StoreError
-from leakline.pipeline.core.kafka_io import ensure_topics, produce
-from leakline.pipeline.core.offline import detect_line
+from leakline.pipeline.detect.offline import detect_line
+from leakline.pipeline.kafka.io import ensure_topics, produce
 from leakline.pipeline.simulate.traffic_model import malformed_payloads, simulate
 from leakline.pipeline.store.database import query_rates, read_only
 from leakline.pipeline.store.layout import PLACEHOLDER_NAME

@@ -24,7 +24,7 @@ import pytest
 from leakline_testkit import RssSampler, read_topic, spawn_worker, wait_stored
 
 from leakline.pipeline.core.config import MAX_RECORD_BYTES
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.io import produce
 from leakline.pipeline.simulate.traffic_model import Mix, simulate
 
 pytestmark = pytest.mark.slow

@@ -24,9 +24,9 @@ import orjson
 import pytest
 from aiokafka import AIOKafkaProducer
 
-from leakline.pipeline.core.kafka_io import ensure_topics
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import BatchResult, RawRecord, process_batch
+from leakline.pipeline.kafka.io import ensure_topics
 from leakline.pipeline.live.stats import batch_stats
 from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
 
@@ -351,7 +351,7 @@ def test_tail_rich_format_renders_tables(broker: Any) -> None:
 def test_tail_rates_match_the_store_with_a_real_worker(broker: Any, tmp_path: Any) -> None:
     from leakline_testkit import spawn_worker, wait_stored
 
-    from leakline.pipeline.core.kafka_io import produce
+    from leakline.pipeline.kafka.io import produce
     from leakline.pipeline.simulate.traffic_model import malformed_payloads
     from leakline.pipeline.store.database import query_rates, read_only
 

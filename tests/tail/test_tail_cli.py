@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from leakline.pipeline.core.broker import free_port
+from leakline.pipeline.kafka.broker import free_port
 
 
 def tail(*args: str) -> subprocess.CompletedProcess[str]:

@@ -19,10 +19,10 @@ from aiokafka import AIOKafkaProducer
 from leakline_testkit import leakline
 from test_tail_broker import STATS, Traffic, publish, tail_cmd
 
-from leakline.pipeline.core.kafka_io import ensure_topics
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import DeadLetter, RawRecord, process_batch
 from leakline.pipeline.core.term import safe
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import DeadLetter, RawRecord, process_batch
+from leakline.pipeline.kafka.io import ensure_topics
 from leakline.pipeline.simulate.traffic_model import Mix, encode_event, simulate
 
 MARKUP = "[/][bold]x[/bold]"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from leakline.pipeline.core.broker import free_port
+from leakline.pipeline.kafka.broker import free_port
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from typing import Any
 import orjson
 
 from leakline.pipeline.core.config import from_env
-from leakline.pipeline.core.contract import rejection_of
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.contract import rejection_of
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.ingest.traffic import send_payloads
 from leakline.pipeline.live.stats import DIMS
 from leakline.pipeline.simulate.traffic_model import Mix, malformed_payloads, simulate

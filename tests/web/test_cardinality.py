@@ -22,7 +22,6 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from leakline.pipeline.core.stats import two_proportion
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     BUCKET_S,
@@ -36,6 +35,7 @@ from leakline.pipeline.live.stats import (
     version_regressions,
 )
 from leakline.pipeline.live.web.views import LiveState, install
+from leakline.pipeline.query.stats import two_proportion
 
 VERSIONS = 20_000
 BOUND_S = 1.0  # asserted (generous); the figure itself is printed and in the threat model

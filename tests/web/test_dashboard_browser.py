@@ -16,7 +16,7 @@ import pytest
 from dashboard_kit import CHROMIUM_ARGS, TOKEN, get_json, known_traffic, wait_dashboard_ready
 from leakline_testkit import spawn_worker
 
-from leakline.pipeline.core.stats import wilson
+from leakline.pipeline.query.stats import wilson
 
 pytestmark = pytest.mark.slow
 
@@ -81,7 +81,7 @@ def test_dashboard_updates_live_highlights_and_filters(broker, tmp_path, web_por
             expect(page.locator("#dead-5m")).to_have_text(str(known.dead), timeout=30_000)
             expect(page.locator("#total-24h")).to_have_text(f"{known.total:,}")
             assert page.evaluate("window.__notReloaded") is True
-            # every rate carries its 95 % Wilson interval (core.stats), and the chart a band
+            # every rate carries its 95 % Wilson interval (query.stats), and the chart a band
             low, high = wilson(known.leaking, known.total)
             expect(page.locator("#rate-5m")).to_have_attribute(
                 "title", f"95% CI {low * 100:.1f}–{high * 100:.1f}% of {known.total:,} events"

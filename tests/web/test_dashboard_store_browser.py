@@ -19,8 +19,8 @@ from leakline_testkit import spawn_worker, wait_stored
 
 from leakline.models.registry import SHIPPED_DIR, read_registry
 from leakline.pipeline.core.config import from_env
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.ingest.traffic import send_payloads
 
 pytestmark = pytest.mark.slow

@@ -1,5 +1,5 @@
 """Event-time counts, version regressions, the store's history and one event, without a
-broker: contract-3 ``minutes``, ``version_regressions`` (core.stats' test), the routes
+broker: contract-3 ``minutes``, ``version_regressions`` (query.stats' test), the routes
 with store callables, and ``pipeline.store.history`` on a real DuckDB store."""
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import aiohttp
 import orjson
 from aiohttp import web
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
-from leakline.pipeline.core.stats import two_proportion
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     EVENT_PREFIX,
@@ -29,6 +28,7 @@ from leakline.pipeline.live.stats import (
     version_regressions,
 )
 from leakline.pipeline.live.web import LiveState, install
+from leakline.pipeline.query.stats import two_proportion
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.history import find_event, history_rows
 from leakline.pipeline.store.sink import ParquetSink
@@ -349,7 +349,7 @@ def test_store_history_and_event_lookup_on_a_real_store(tmp_path: Path) -> None:
 
 
 def test_a_query_token_opens_the_event_page_but_not_its_data() -> None:
-    from leakline.pipeline.core.web_auth import token_middleware
+    from leakline.pipeline.http.auth import token_middleware
 
     token = "event-page-token-0123456789"
     state = LiveState(

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import orjson
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.live.stats import (
     DIMS,
     OTHER,

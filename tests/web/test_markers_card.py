@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 from dashboard_kit import CHROMIUM_ARGS
 
-from leakline.pipeline.core import marker_suggestions as sg
+from leakline.pipeline.families import marker_suggestions as sg
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import SampleRing
 from leakline.pipeline.live.web import LiveState, install

@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.web_auth import token_middleware
+from leakline.pipeline.http.auth import token_middleware
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import OTHER, UNKNOWN_KEY, SampleRing, StatsRecord
 from leakline.pipeline.live.web import LiveState, check_exposure, is_loopback

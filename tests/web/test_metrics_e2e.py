@@ -146,7 +146,7 @@ def test_live_table_survives_a_restart_from_its_changelog(broker, tmp_path, web_
     """
     import json
 
-    from leakline.pipeline.core.broker import free_port
+    from leakline.pipeline.kafka.broker import free_port
 
     known = known_traffic(count=120, malformed=2, seed=44)
     data = tmp_path / "data"

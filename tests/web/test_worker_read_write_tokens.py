@@ -17,7 +17,7 @@ import orjson
 import pytest
 from leakline_testkit import spawn_worker
 
-from leakline.pipeline.core.broker import free_port
+from leakline.pipeline.kafka.broker import free_port
 
 pytestmark = pytest.mark.slow
 

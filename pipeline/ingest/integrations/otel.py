@@ -392,7 +392,7 @@ async def relay_otlp(
 
     from aiokafka import AIOKafkaConsumer
 
-    from leakline.pipeline.core.kafka_io import client_options
+    from leakline.pipeline.kafka.io import client_options
 
     log = logging.getLogger("leakline.otel")
     counts = {"records": 0, "spans": 0, "events": 0, "skipped": 0, "unreadable": 0}

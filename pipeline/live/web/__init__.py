@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from leakline.pipeline.core.web_auth import (
+from leakline.pipeline.http.auth import (
     ENV_WEB_TOKEN,
     allowed_hosts,
     check_exposure,

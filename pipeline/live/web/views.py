@@ -23,8 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from leakline.detectors.labels import ALL_LABELS
-from leakline.pipeline.core.stats import wilson
-from leakline.pipeline.core.versions import VERSION_COLUMNS
+from leakline.pipeline.events.versions import VERSION_COLUMNS
 from leakline.pipeline.live.metrics import CONTENT_TYPE, WorkerMetrics
 from leakline.pipeline.live.stats import (
     BASES,
@@ -52,6 +51,7 @@ from leakline.pipeline.live.stats import (
     version_regressions,
     window_totals,
 )
+from leakline.pipeline.query.stats import wilson
 
 MAX_TOP = 50
 MAX_PAGE = 100
@@ -77,7 +77,7 @@ class LiveState:
     # (since, until, bucket seconds, basis) -> rows of counts; event_id -> stored row
     history: Callable[[float, float, int, str], list[dict[str, Any]]] | None = None
     find_event: Callable[[str], dict[str, Any] | None] | None = None
-    # the fleet learner's suggestions (``pipeline.core.marker_suggestions.read_all``: every
+    # the fleet learner's suggestions (``pipeline.families.marker_suggestions.read_all``: every
     # worker's file in the data directory, with its status), None without a learner
     suggestions: Callable[[], list[dict[str, Any]]] | None = None
     # version keys any view sees (the busiest; the rest summed as "other", issue 36)

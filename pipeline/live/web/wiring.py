@@ -40,7 +40,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import KafkaError, TopicAlreadyExistsError
 
 from leakline.pipeline.core.config import Settings
-from leakline.pipeline.core.kafka_io import client_options
+from leakline.pipeline.kafka.io import client_options
 from leakline.pipeline.live.metrics import WorkerMetrics
 from leakline.pipeline.live.stats import (
     BUCKET_S,

@@ -30,7 +30,7 @@ from typing import Any
 
 from leakline.detectors.exchange import Exchange
 from leakline.detectors.finding import Finding, evidence_snippet
-from leakline.pipeline.core.memo import remember
+from leakline.pipeline.events.memo import remember
 
 __all__ = [
     "DEFAULT_RULES",

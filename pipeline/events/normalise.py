@@ -23,9 +23,9 @@ from leakline.detectors.exchange import (
     Versions,
     new_exchange,
 )
-from leakline.pipeline.core.memo import remember
-from leakline.pipeline.core.redact import safe_label
-from leakline.pipeline.core.request_config import history, request_config
+from leakline.pipeline.events.memo import remember
+from leakline.pipeline.events.redact import safe_label
+from leakline.pipeline.events.request_config import history, request_config
 
 # finish/stop reasons of the three APIs mapped onto one vocabulary
 _FINISH = {

@@ -42,8 +42,8 @@ import orjson
 from leakline.detectors import families as fam
 from leakline.detectors import tool_markup as tm
 from leakline.detectors.families import ModelFamily, family_from_dict, family_to_dict
-from leakline.pipeline.core import chat_template as ct
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.families import chat_template as ct
 
 log = logging.getLogger("leakline.families")
 

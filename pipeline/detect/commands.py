@@ -40,8 +40,8 @@ def add_detect(subparsers: Any) -> None:
 
 def cmd_detect(args: argparse.Namespace) -> int:
     from leakline.pipeline.core.config import from_env
-    from leakline.pipeline.core.family_files import activate_data_dir
-    from leakline.pipeline.core.offline import detect_stream
+    from leakline.pipeline.detect.offline import detect_stream
+    from leakline.pipeline.families.files import activate_data_dir
 
     # imported families (DATA_DIR/families.json) join the built-in table, as in the worker
     activate_data_dir(from_env().data_dir)

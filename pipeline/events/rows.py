@@ -16,15 +16,15 @@ import pyarrow as pa
 
 from leakline.detectors import Exchange, Finding, Verdict
 from leakline.detectors.structured_fields import slot_values
-from leakline.pipeline.core.normalise import (
+from leakline.pipeline.events.normalise import (
     FINISH_REASONS,
     REASONING_EFFORTS,
     TOOL_CHOICES,
     in_vocabulary,
     normalise,
 )
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.redact import (
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.redact import (
     Redactor,
     SafeText,
     json_safe,
@@ -32,8 +32,8 @@ from leakline.pipeline.core.redact import (
     safe_label,
     secret_name,
 )
-from leakline.pipeline.core.request_config import DIMENSION_COLUMNS, dimensions
-from leakline.pipeline.core.versions import VERSION_COLUMNS
+from leakline.pipeline.events.request_config import DIMENSION_COLUMNS, dimensions
+from leakline.pipeline.events.versions import VERSION_COLUMNS
 
 UNKNOWN = "unknown"
 SCHEMA_VERSION = 1
@@ -92,7 +92,7 @@ SAMPLE_SCHEMA = pa.schema(
         # the whole gateway event, redacted like the text, for text-stored rows only:
         # regression cases replay it (``leakline export --regression``)
         ("event_json", pa.string()),
-        # request configuration as dimensions (``leakline.pipeline.core.request_config``)
+        # request configuration as dimensions (``leakline.pipeline.events.request_config``)
         ("thinking", pa.string()),  # on | off | default
         ("reasoning_effort", pa.string()),
         ("thinking_budget", pa.int64()),

@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from leakline.pipeline.core.redact import Redactor
+from leakline.pipeline.events.redact import Redactor
 
 __all__ = ["MESSAGE_MAX_CHARS", "TEMPLATE", "install", "safe_arg", "safe_record"]
 

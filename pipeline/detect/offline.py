@@ -16,9 +16,9 @@ import orjson
 
 from leakline.detectors import Exchange, Verdict, run_detectors
 from leakline.detectors.classifier import ArtifactError, OpeningClassifier, classify
-from leakline.pipeline.core.contract import ContractError, decode_event
 from leakline.pipeline.core.errors import LeaklineError
-from leakline.pipeline.core.normalise import normalise
+from leakline.pipeline.events.contract import ContractError, decode_event
+from leakline.pipeline.events.normalise import normalise
 
 BATCH = 256
 _DEFAULT: Any = object()

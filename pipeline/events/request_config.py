@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from leakline.detectors.exchange import Exchange, RequestConfig, Turn
-from leakline.pipeline.core.memo import remember
+from leakline.pipeline.events.memo import remember
 
 DEFAULT = "default"  # the request did not say: the engine's default applies
 NO_TOOLS = "no_tools"

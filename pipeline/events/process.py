@@ -19,12 +19,12 @@ from leakline.detectors import Detector, Exchange, Verdict, run_detectors
 from leakline.detectors.classifier import OpeningClassifier, classify
 from leakline.detectors.marker_shapes import group_key, tally
 from leakline.pipeline.core.config import MAX_DEAD_LETTER_BYTES
-from leakline.pipeline.core.contract import ContractError, Rejection, decode_event
 from leakline.pipeline.core.gc_pause import paused_gc
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.redact import Redactor, json_safe, safe_id, safe_reason
-from leakline.pipeline.core.rows import RowBuilder, keep_text, safe_ts
+from leakline.pipeline.events.contract import ContractError, Rejection, decode_event
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.redact import Redactor, json_safe, safe_id, safe_reason
+from leakline.pipeline.events.rows import RowBuilder, keep_text, safe_ts
 
 log = logging.getLogger("leakline.process")
 

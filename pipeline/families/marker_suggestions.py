@@ -29,8 +29,8 @@ from typing import Any
 
 import orjson
 
-from leakline.pipeline.core import family_files as ff
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.families import files as ff
 
 FORMAT = "leakline.marker-suggestions/1"
 FOLDER = "markers"

@@ -51,7 +51,7 @@ FIELDS: dict[str, str] = {
     "finish_reason": "finish_reason",
     "day": "day",  # the hive partition key of the dataset
     "source": SOURCE_SQL,
-    # request configuration (``leakline.pipeline.core.request_config``)
+    # request configuration (``leakline.pipeline.events.request_config``)
     "thinking": "thinking",
     "reasoning_effort": "reasoning_effort",
     "tool_choice": "tool_choice",

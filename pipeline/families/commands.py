@@ -156,7 +156,7 @@ def _add_suggest_accept(sub: Any) -> None:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from leakline.pipeline.core import marker_suggestions as sg
+    from leakline.pipeline.families import marker_suggestions as sg
 
     items = [s for s in sg.read_all(_data_dir(args)) if sg.matches(s, args.where)]
     sys.stdout.write(sg.render(items, args.format))
@@ -164,7 +164,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 
 def cmd_accept(args: argparse.Namespace) -> int:
-    from leakline.pipeline.core import marker_suggestions as sg
+    from leakline.pipeline.families import marker_suggestions as sg
 
     row, path = sg.accept(_data_dir(args), args.id)
     sys.stdout.write(f"family {row['name']} written to {path}; review it before use\n")
@@ -186,7 +186,7 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from leakline.detectors.families import family_to_dict
-    from leakline.pipeline.core import family_files as ff
+    from leakline.pipeline.families import files as ff
 
     path = ff.families_path(_data_dir(args))
     found = ff.import_family(
@@ -253,7 +253,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _all_rows(args: argparse.Namespace) -> tuple[list[Any], list[Any]]:
     from leakline.detectors.families import FAMILIES
-    from leakline.pipeline.core import family_files as ff
+    from leakline.pipeline.families import files as ff
 
     imported = ff.read_families(ff.families_path(_data_dir(args)))
     builtin = [row for row in FAMILIES if row.name not in {r.name for r in imported}]
@@ -296,8 +296,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     import orjson
 
     from leakline.detectors import run_detectors
-    from leakline.pipeline.core import family_files as ff
-    from leakline.pipeline.core.normalise import normalise
+    from leakline.pipeline.events.normalise import normalise
+    from leakline.pipeline.families import files as ff
 
     text = sys.stdin.read() if args.text == "-" else args.text
     ff.activate_data_dir(_data_dir(args))
