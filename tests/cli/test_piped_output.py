@@ -15,7 +15,6 @@ from rich.console import Console
 from leakline.detectors import run_detectors
 from leakline.pipeline.core.normalise import normalise
 from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.progress import PlainProgress
 from leakline.pipeline.core.rows import RowBuilder
 from leakline.pipeline.store.database import init_store
 from leakline.pipeline.store.sink import ParquetSink
@@ -101,6 +100,8 @@ class Clock:
 
 
 def test_plain_progress_prints_a_line_every_few_seconds_and_at_the_end() -> None:
+    from leakline.pipeline.core.progress import PlainProgress
+
     clock, err = Clock(), io.StringIO()
     bar = PlainProgress(Console(file=err), eta=True, every=5.0, get_time=clock)
     with bar:
