@@ -82,7 +82,9 @@ class PlainProgress(Progress):
         if task is None or not task.visible:
             return
         now = self.get_time()
-        when, what = self._said.get(task_id, (now if task.start_time is None else task.start_time, ""))
+        when, what = self._said.get(
+            task_id, (now if task.start_time is None else task.start_time, "")
+        )
         shown = self.line(task_id)
         if (final or task.finished) and shown.split(", ")[0] == what.split(", ")[0]:
             return  # nothing moved since the last line (a finished task is said once)
