@@ -82,7 +82,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     settings = from_env(data_dir=args.data_dir)
     models_dir = args.models_dir or settings.models_dir
     from leakline.models.data import read_corpus, read_export, read_texts
-    from leakline.models.train import metrics_table, train_and_register
+    from leakline.models.evaluate import UNDEFINED
+    from leakline.models.train import metrics_table, silent_notes, train_and_register
 
     sources: list[str] = []
     with progress_bar() as bar:
@@ -116,6 +117,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     out.write(f"model {result.version} -> {result.artifact_dir}\n")
     out.write(f"held-out split, compared with {result.baseline_version or 'no promoted model'}:\n")
     out.write(metrics_table(result.metrics, result.baseline_metrics) + "\n")
+    if any(UNDEFINED in line for line in metrics_table(result.metrics).splitlines()[1:]):
+        out.write(f"({UNDEFINED}: undefined, nothing predicted (P) or no positives (R))\n")
+    for note in silent_notes(result.metrics, result.baseline_metrics):
+        out.write(f"note: {note}\n")
     if result.regressions:
         out.write("regressions: " + "; ".join(result.regressions) + "\n")
     for label, why in result.withheld.items():

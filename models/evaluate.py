@@ -67,6 +67,23 @@ def prf(truth: Sequence[int], pred: Sequence[int]) -> dict[str, float]:
     }
 
 
+UNDEFINED = "–"  # a ratio with nothing to divide by: no predictions (P) or no positives (R)
+
+
+def shown_prf(m: dict[str, float]) -> tuple[str, str, str]:
+    """P, R and F1 of ``prf`` as printed: ``–`` where a ratio is undefined.
+
+    ``prf`` stores precision 1.0 when nothing was predicted (so that F1 can be computed
+    and compared), but printed as ``1.000`` beside recall 0 it reads as a perfect score.
+    Figures without ``tp``/``fp`` (older cards) are printed as stored.
+    """
+    predicted = m["tp"] + m["fp"] if "tp" in m and "fp" in m else None
+    p = UNDEFINED if predicted == 0 else f"{m['precision']:.3f}"
+    r = UNDEFINED if "support" in m and not m["support"] else f"{m['recall']:.3f}"
+    f1 = UNDEFINED if p == UNDEFINED and r == UNDEFINED else f"{m['f1']:.3f}"
+    return p, r, f1
+
+
 def per_language(examples: Sequence[Example], truth: Sequence[int], pred: Sequence[int]) -> Metrics:
     """Figures per language plus ``all``; languages without examples are left out."""
     out: Metrics = {"all": prf(truth, pred)}
@@ -182,10 +199,8 @@ def render(report: dict[str, Metrics], title: str) -> str:
     lines = [title, f"{'tier':24} {'lang':5} {'P':>6} {'R':>6} {'F1':>6} {'pos':>4} {'n':>4}"]
     for tier, metrics in report.items():
         for lang, m in metrics.items():
-            lines.append(
-                f"{tier:24} {lang:5} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f}"
-                f" {m['support']:4d} {m['n']:4d}"
-            )
+            p, r, f1 = shown_prf(m)
+            lines.append(f"{tier:24} {lang:5} {p:>6} {r:>6} {f1:>6} {m['support']:4d} {m['n']:4d}")
     return "\n".join(lines) + "\n"
 
 

@@ -27,7 +27,14 @@ from leakline.detectors.classifier import (
     sha256_hex,
 )
 from leakline.models.data import Example, manifest_hash, split
-from leakline.models.evaluate import Metrics, clean_set_report, head_metrics, holdout_report
+from leakline.models.evaluate import (
+    UNDEFINED,
+    Metrics,
+    clean_set_report,
+    head_metrics,
+    holdout_report,
+    shown_prf,
+)
 from leakline.models.registry import (
     SHIPPED_DIR,
     load_current,
@@ -323,15 +330,46 @@ def metrics_table(metrics: dict[str, Metrics], other: dict[str, Metrics] | None 
     ]
     for label, by_lang in metrics.items():
         for lang, m in by_lang.items():
-            line = (
-                f"{label:15} {lang:5} {m['precision']:6.3f} {m['recall']:6.3f} {m['f1']:6.3f}"
-                f" {m['support']:4d} {m['n']:5d}"
-            )
+            p, r, f1 = shown_prf(m)
+            line = f"{label:15} {lang:5} {p:>6} {r:>6} {f1:>6} {m['support']:4d} {m['n']:5d}"
             if other is not None:
                 o = other.get(label, {}).get(lang)
                 line += f"  {o['f1']:.3f}" if o else "  -"
             lines.append(line)
     return "\n".join(lines)
+
+
+def silent_notes(metrics: dict[str, Metrics], baseline: dict[str, Metrics] | None) -> list[str]:
+    """One line per (head, language) where the model predicted nothing on real positives,
+    saying what the promotion rule made of it.
+
+    The rule (``regressions``) compares F1 per (head, language) with the promoted model's
+    on the same held-out split. Predicting nothing gives recall 0 and F1 0: against a
+    promoted F1 above ``EPSILON`` that is a regression and blocks promotion; against a
+    promoted F1 of at most ``EPSILON`` the promoted model catches (next to) nothing there
+    either, so promoting loses nothing. Without a baseline the rule has nothing to check.
+    """
+    notes = []
+    for label, by_lang in metrics.items():
+        for lang, m in by_lang.items():
+            if lang == "all" or not m["support"] or shown_prf(m)[0] != UNDEFINED:
+                continue
+            what = f"{label}/{lang}: nothing predicted on {m['support']} positives (recall 0)"
+            old = (baseline or {}).get(label, {}).get(lang)
+            if old is None:
+                notes.append(
+                    f"{what}; no promoted figure to compare with, so the rule cannot check it"
+                )
+            elif old["f1"] - m["f1"] > EPSILON:
+                notes.append(
+                    f"{what}; the promoted F1 there is {old['f1']:.3f}: a regression, it blocks promotion"
+                )
+            else:
+                notes.append(
+                    f"{what}; the promoted F1 there is {old['f1']:.3f}, within the tolerance {EPSILON}: "
+                    "no loss against the promoted model, so the rule allows promotion"
+                )
+    return notes
 
 
 def render_card(card: dict[str, Any]) -> str:
@@ -340,15 +378,13 @@ def render_card(card: dict[str, Any]) -> str:
     for tier, by_lang in holdout.items():
         for lang, m in by_lang.items():
             hold_lines.append(
-                f"| {tier} | {lang} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |"
-                f" {m['support']} | {m['n']} |"
+                f"| {tier} | {lang} | {' | '.join(shown_prf(m))} | {m['support']} | {m['n']} |"
             )
     rows = []
     for label, by_lang in card["metrics"].items():
         for lang, m in by_lang.items():
             rows.append(
-                f"| {label} | {lang} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |"
-                f" {m['support']} | {m['n']} |"
+                f"| {label} | {lang} | {' | '.join(shown_prf(m))} | {m['support']} | {m['n']} |"
             )
     clean = card.get("clean_set") or {}
     clean_lines = [

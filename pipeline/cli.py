@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from leakline import __version__
-from leakline.pipeline.core.command import report
+from leakline.pipeline.core.command import Parser, report
 from leakline.pipeline.core.config import ENV_BOOTSTRAP, ENV_DATA_DIR
 from leakline.pipeline.core.errors import LeaklineError
 
@@ -61,7 +61,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``leakline`` parser with every command, or with ``only`` that one (faster)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="leakline",
         description="Measure output-integrity leaks (reasoning, boundary tokens, tool calls as "
         "text, preambles, broken structured output) in LLM gateway traffic.",

@@ -8,7 +8,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NoReturn
 
 from leakline.pipeline.core.config import (
     DEFAULT_DATA_DIR,
@@ -32,6 +32,31 @@ def report(command: str, exc: LeaklineError) -> int:
     return 2
 
 
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose misuse names the (sub)command misused.
+
+    argparse hands a subcommand's unknown options back to the top-level parser, which
+    then prints ``usage: leakline [-h] ... COMMAND`` and leaves the user to guess which
+    options the command takes. Here the parser that received them reports them itself,
+    with its own usage and a hint. Subparsers inherit the class (``add_subparsers`` uses
+    the parent's class), so one class covers every command and nested action.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(
+            2, f"{self.prog}: error: {message}\nhint: `{self.prog} --help` lists its options\n"
+        )
+
+
 def run_standalone(
     command: str,
     description: str,
@@ -39,7 +64,7 @@ def run_standalone(
     argv: Sequence[str] | None = None,
 ) -> int:
     """Parse and run one subcommand without the ``leakline`` entry point."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"leakline {command}",
         description=description,
         formatter_class=argparse.RawDescriptionHelpFormatter,

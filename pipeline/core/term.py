@@ -20,17 +20,27 @@ Why tab goes on one line: in a cell or a field it is a separator (``review --lis
 tab-separated, ``cut -f`` splits on it), so a tab in an event id would shift the columns a
 script reads; in a block of text it is only indentation.
 
+Tables are fitted to where they go (``output_width``, ``natural_width``): on a terminal to
+its columns, wrapping long cells; piped or redirected, at their natural width, so that a
+script reading the output gets every value whole (a model name is never folded mid-word).
+
 Not on the hot path: only what a view prints passes through here.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from typing import TYPE_CHECKING
+import shutil
+import sys
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:  # rich is imported when a view renders, not when a CLI module loads
+    from rich.console import RenderableType
     from rich.text import Text
+
+UNBOUNDED = 1 << 15  # columns to measure in: wider than any table a command prints
 
 NEWLINE_MARK = "⏎"  # what a line break inside a one-line value looks like
 REPLACEMENT = "\ufffd"  # C1 controls and layout-changing format characters
@@ -95,3 +105,46 @@ def field(value: object) -> str:
     or ``=`` in event data cannot forge another field."""
     shown = safe(value)
     return shown if _BARE.fullmatch(shown) else json.dumps(shown, ensure_ascii=False)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
+def output_width(stream: TextIO | None = None) -> int | None:
+    """The columns to fit a table to: ``$COLUMNS`` when set (the user asked for a width),
+    else the terminal's when ``stream`` (default stdout) is one; None when it is piped or
+    redirected, where a table takes its natural width (``natural_width``)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if is_terminal(stream or sys.stdout):
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def layout_width(*renderables: RenderableType, width: int | None = None) -> int:
+    """The columns to print ``renderables`` in: ``width`` when given, else ``output_width``;
+    piped or redirected, their natural width, with every table at its own (not expanded:
+    an expanded table shares the width out by ratio and folds a long value), so that no
+    value is wrapped or cut."""
+    fitted = width or output_width()
+    if fitted:
+        return fitted
+    from rich.console import Console
+    from rich.table import Table
+
+    for item in renderables:
+        if isinstance(item, Table):
+            item.expand = False
+    console = Console(width=UNBOUNDED)
+    widths = [1]
+    for item in renderables:
+        widths.append(console.measure(item).maximum)
+        title = getattr(item, "title", None)
+        if title:
+            widths.append(console.measure(title).maximum)
+    return max(widths)

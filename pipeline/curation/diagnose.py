@@ -4,8 +4,9 @@ Per (engine, engine version, model) slice of the ``samples`` view (one row per
 event_id) it runs six steps and then ranks candidate causes:
 
 1. collect          totals, leak rate, per-label counts, the detectors' own layers
-2. boundary tokens  reasoning leaks with a visible delimiter (parser/template side) vs
-                    untagged ones (the model did not emit the boundary, or the thinking flag)
+2. boundary tokens  reasoning leaks with a visible delimiter (parser/template side), in
+                    structured output fields, or untagged (the model did not emit the
+                    boundary, or the thinking flag); the three add up to the leaks
 3. streaming        leak rate streamed vs not, and paired variants of the same request
 4. stop             the stream x stop cells, stream+stop against the rest, stop pairs
 5. parsers          reasoning x tool-call parser combinations, a missing reasoning parser,
@@ -72,6 +73,7 @@ if TYPE_CHECKING:  # DuckDB, Arrow and the store load only when the command runs
 MIN_GROUP = 5  # events on each side before a rate contrast counts
 Z_MIN = 1.96  # two-proportion z for a contrast to stand out (one-sided p ~ 0.025)
 PAIR_P_MAX = 0.05  # one-sided exact sign test on discordant pairs
+FIELD_PAIRS_SHOWN = 3  # (engine field, client field) pairs named on the client line
 
 # evidence kinds, strongest first (the last sort key)
 PAIRED, CONTRAST, CONFIG, FACT = "paired", "contrast", "configuration", "fact"
@@ -106,6 +108,11 @@ _COUNTS: dict[str, str] = {
     "tagged": "list_contains(labels, 'reasoning_leak') AND list_contains(labels, 'boundary_token')",
     "untagged": "list_contains(labels, 'reasoning_leak') "
     "AND NOT list_contains(labels, 'boundary_token') AND NOT "
+    + _has_finding("reasoning_leak", "delimited", ["structured_field"]),
+    # the rest of the reasoning leaks: no delimiter, found in a structured output field
+    # (tagged + untagged + in_fields = reasoning_leak, so step 2 accounts for every leak)
+    "in_fields": "list_contains(labels, 'reasoning_leak') "
+    "AND NOT list_contains(labels, 'boundary_token') AND "
     + _has_finding("reasoning_leak", "delimited", ["structured_field"]),
     "boundary_only": "list_contains(labels, 'boundary_token') "
     "AND NOT list_contains(labels, 'reasoning_leak')",
@@ -281,7 +288,10 @@ class Candidate:
             "rule": self.rule,
             "layer": self.layer,
             "kind": self.kind,
-            "excess": round(self.excess, 2),
+            # a count of events stays an int; an estimate (contrast, configuration) keeps 2 places
+            "excess": whole
+            if abs(self.excess - (whole := round(self.excess))) < 1e-9
+            else round(self.excess, 2),
             "share": round(self.share, 4),
             "stands_out": self.stands_out,
             "evidence": self.evidence,
@@ -784,6 +794,7 @@ def _steps(s: _Slice) -> dict[str, dict[str, Any]]:
         "boundary_tokens": {
             "reasoning_leaks": reasoning,
             "with_delimiter": tagged,
+            "in_structured_fields": s.sum("in_fields"),
             "untagged": untagged,
             "delimiter_share": round(share, 4) if share is not None else None,
             "lone_end_tags": s.sum("lone_end"),
@@ -948,7 +959,8 @@ def _render_one(d: VersionDiagnosis, others: int) -> list[str]:
     share = f"{b['delimiter_share']:.0%}" if b["delimiter_share"] is not None else "-"
     lines.append(
         f"2 boundary   {b['reasoning_leaks']} reasoning leaks: {b['with_delimiter']} with a "
-        f"delimiter ({share}), {b['untagged']} untagged; {b['lone_end_tags']} lone end tags "
+        f"delimiter ({share}), {b['in_structured_fields']} in structured fields, "
+        f"{b['untagged']} untagged; {b['lone_end_tags']} lone end tags "
         f"-> {b['reading']}"
     )
     sm = st["streaming"]
@@ -974,8 +986,9 @@ def _render_one(d: VersionDiagnosis, others: int) -> list[str]:
         f"{cl['mixed_chunk']}, reasoning field mismatch {cl['reasoning_field_mismatch']}"
         + "".join(
             f" (engine {f['engine_field']} -> client reads {f['client_field']}: {f['events']})"
-            for f in cl["field_pairs"][:3]
+            for f in cl["field_pairs"][:FIELD_PAIRS_SHOWN]
         )
+        + _more(cl["field_pairs"][FIELD_PAIRS_SHOWN:])
     )
     top = d.top
     if top is None:
@@ -983,7 +996,7 @@ def _render_one(d: VersionDiagnosis, others: int) -> list[str]:
     else:
         lines.append(
             f"-> most likely layer: {top.layer.upper()} ({top.rule}; {top.kind}; explains "
-            f"{top.excess:.1f} of {d.total} events, {top.share:.1%})"
+            f"{_events(top.excess)} of {d.total} events, {top.share:.1%})"
         )
         lines.append(f"   evidence: {top.evidence}")
         lines.append(f"   why: {top.reason}")
@@ -994,9 +1007,24 @@ def _render_one(d: VersionDiagnosis, others: int) -> list[str]:
         for c in rest[:others]:
             mark = "*" if c.stands_out else " "
             lines.append(
-                f"   {mark} {c.layer:<8} {c.rule} (excess {c.excess:.1f}, {c.kind}): {c.evidence}"
+                f"   {mark} {c.layer:<8} {c.rule} (excess {_events(c.excess)}, {c.kind}): "
+                f"{c.evidence}"
             )
     return lines
+
+
+def _events(excess: float) -> str:
+    """Events a candidate explains: a whole count as one; an estimate (a count less the
+    control's expected share) rounded, and marked as such, never as ``1764.0``."""
+    whole = round(excess)
+    return str(whole) if abs(excess - whole) < 1e-9 else f"~{whole}"
+
+
+def _more(pairs: Sequence[Mapping[str, Any]]) -> str:
+    """The field pairs past those shown, so that the shown ones sum to the mismatch count."""
+    if not pairs:
+        return ""
+    return f" (+{len(pairs)} more pairs: {sum(int(p['events']) for p in pairs)})"
 
 
 def _c(count: Mapping[str, Any]) -> str:
@@ -1037,7 +1065,8 @@ Find the layer (model / template / parser / api / client) that stored leaks poin
 per engine version and model, and the fix to try. Six steps over DATA_DIR/leakline.duckdb
 (each event_id counted once):
   1 collect: totals, leak rate, per-label counts
-  2 boundary tokens: delimited reasoning leaks (parser/template) vs untagged (model/template)
+  2 boundary tokens: reasoning leaks delimited (parser/template), in structured fields,
+    or untagged (model/template)
   3 streaming vs non-streaming leak rates
   4 stop vs no stop, especially stream+stop
   5 reasoning x tool-call parser combinations; missing or wrong-family reasoning parser

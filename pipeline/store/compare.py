@@ -211,14 +211,14 @@ def render_table(result: dict[str, Any], width: int | None = None) -> str:
     from rich.console import Console
     from rich.table import Table
 
+    from leakline.pipeline.core.term import layout_width
     from leakline.pipeline.core.term import text as safe_text
-    from leakline.pipeline.store.report import terminal_width
 
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width or terminal_width(), no_color=True, highlight=False)
     a, b = result["a"], result["b"]
-    console.print(safe_text(f"A: {a['where']}  ({a['total']} events)"))
-    console.print(safe_text(f"B: {b['where']}  ({b['total']} events)"))
+    heads = [
+        safe_text(f"A: {a['where']}  ({a['total']} events)"),
+        safe_text(f"B: {b['where']}  ({b['total']} events)"),
+    ]
     table = Table(expand=True)
     table.add_column(
         safe_text("label" if result["by"] == "label" else result["by"]), overflow="fold"
@@ -238,6 +238,11 @@ def render_table(result: dict[str, Any], width: int | None = None) -> str:
         if row["needed_per_side"] is not None and not row["enough"]:
             needed += " ↑"
         table.add_row(safe_text(row["key"]), _cell(row["a"]), _cell(row["b"]), diff, p, needed)
+    buffer = io.StringIO()
+    width = layout_width(*heads, table, width=width)
+    console = Console(file=buffer, width=width, no_color=True, highlight=False)
+    for head in heads:
+        console.print(head)
     console.print(table)
     console.print(
         f"! significant at alpha {result['alpha']} (each row its own test) · * fewer than 30 "

@@ -4,26 +4,26 @@
 ``rate_high``, ``small`` (fewer than ``stats.SMALL_N`` events: shown, but marked), and per
 label ``<label>_rate``, ``<label>_low``, ``<label>_high`` beside the ``<label>`` count.
 The tables fit the terminal (as ``tail``'s do): per-label rates go in a second, long
-table (one line per group and label) instead of one column per label.
+table (one line per group and label) instead of one column per label. Piped or
+redirected (and without ``$COLUMNS``) they take their natural width instead, so every
+value prints whole (``term.output_width``).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import shutil
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 import orjson
 
 from leakline.detectors.labels import ALL_LABELS
-from leakline.pipeline.core.term import safe
+from leakline.pipeline.core.term import layout_width, safe
 from leakline.pipeline.core.term import text as safe_text
 from leakline.pipeline.query.stats import SMALL_N, is_small, wilson
 
 SMALL_MARK = "*"
-DEFAULT_WIDTH = 100  # when the width of the output cannot be known (a pipe without $COLUMNS)
 
 
 def interval_fields(k: int, n: int, prefix: str) -> dict[str, float | None]:
@@ -80,11 +80,6 @@ def print_rates(
     out.write(rates_table_text(rows, by, title_note, width))
 
 
-def terminal_width() -> int:
-    """The terminal's columns ($COLUMNS wins, as for ``tail``), else ``DEFAULT_WIDTH``."""
-    return shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns
-
-
 def pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.1%}"
 
@@ -106,14 +101,8 @@ def rates_table_text(
 
     if rows and "rate_low" not in rows[0]:
         rows = with_intervals(rows)
-    width = width or terminal_width()
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=width, no_color=True, highlight=False)
     if not rows:
-        console.print(
-            safe_text("no stored events match" + (f" ({title_note})" if title_note else ""))
-        )
-        return buffer.getvalue()
+        return safe("no stored events match" + (f" ({title_note})" if title_note else "")) + "\n"
     title = "leak rates" + (f" by {', '.join(by)}" if by else "")  # by: the user's, still text
     table = Table(
         title=Text(safe(title) + (f"\n{safe(title_note)}" if title_note else "")),
@@ -154,7 +143,6 @@ def rates_table_text(
                 else ()
             ),
         )
-    console.print(table)
     labels = Table(
         title=safe_text("label rates" + (f" by {', '.join(by)}" if by else "")), expand=True
     )
@@ -176,8 +164,12 @@ def rates_table_text(
                 interval(row[f"{label}_low"], row[f"{label}_high"]),
                 end_section=i == len(shown) - 1,
             )
-    if labels.row_count:
-        console.print(labels)
+    shown_tables = [table, labels] if labels.row_count else [table]
+    width = layout_width(*shown_tables, width=width)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, no_color=True, highlight=False)
+    for item in shown_tables:
+        console.print(item)
     if any(r["small"] for r in rows):
         console.print(
             f"{SMALL_MARK} fewer than {SMALL_N} events: the rate is shown, read its interval"

@@ -280,3 +280,44 @@ def test_rates_on_a_store_loads_no_pyarrow(store: Path) -> None:
     lines = out.strip().splitlines()
     assert json.loads("\n".join(lines[:-1]))  # the rates were printed
     assert lines[-1] == "LOADED=duckdb", lines[-1]
+
+
+def _command_paths() -> list[tuple[str, ...]]:
+    """Every command and nested action (``families import``), read from the parser itself."""
+    import argparse
+
+    from leakline.pipeline.cli import build_parser
+
+    def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> list[tuple[str, ...]]:
+        found = [path] if path else []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found += walk(sub, (*path, name))
+        return found
+
+    return walk(build_parser(), ())
+
+
+@pytest.mark.parametrize("path", _command_paths(), ids=" ".join)
+def test_misuse_of_a_command_prints_its_own_usage_and_a_hint(
+    path: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from leakline.pipeline.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main([*path, "--no-such-option-xyz"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    command = " ".join(("leakline", *path))
+    assert err.startswith(f"usage: {command} "), err
+    assert f"{command}: error: " in err
+    assert f"hint: `{command} --help` lists its options" in err
+
+
+def test_rates_with_an_unknown_option_names_it_under_the_usage_of_rates() -> None:
+    result = leakline("rates", "--bogus")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: leakline rates ")
+    assert "leakline rates: error: unrecognized arguments: --bogus" in result.stderr
+    assert "Traceback" not in result.stderr

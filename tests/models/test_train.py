@@ -164,3 +164,42 @@ def test_a_head_with_no_baseline_is_withheld_unless_asked_for(
     card = orjson.loads((models / third / "card.json").read_bytes())
     assert card["new_heads"] == [] and card["withheld"] == {}
     assert "reasoning_leak" in card["baseline"]["metrics"]
+
+
+def test_a_language_with_nothing_predicted_shows_no_precision_and_says_why_it_promotes(
+    tmp_path: Path,
+    write_export: Callable[..., Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A model with almost no capacity predicts nothing: precision is undefined there
+    (no predictions), not 1.000, and the output says what the promotion rule decided."""
+    data = write_export("good.jsonl")
+    models = tmp_path / "models"
+    status, out, _ = _train(capsys, "--data", str(data), "--models-dir", str(models), "--force")
+    assert status == 0, out
+    monkeypatch.setattr("leakline.models.train.C", 1e-4)
+
+    # against a working promoted model: the silent languages are regressions, refused
+    status, out, _ = _train(capsys, "--data", str(data), "--models-dir", str(models))
+    assert status == 1, out
+    rows = [line.split() for line in out.splitlines() if line.startswith("preamble ")]
+    silent = [r for r in rows if r[1] != "all" and r[2] == "–"]
+    assert silent, out
+    assert all(r[3] == "0.000" for r in silent), out  # recall 0 on real positives
+    assert not any(r[2] == "1.000" and r[3] == "0.000" for r in rows), out
+    for r in silent:
+        assert f"preamble/{r[1]}: nothing predicted" in out
+        assert "blocks promotion" in out
+
+    # forced in, then the same crippled training again: F1 cannot drop below 0, so the
+    # rule lets it through, and the output says so rather than printing P 1.000
+    status, out, _ = _train(capsys, "--data", str(data), "--models-dir", str(models), "--force")
+    assert status == 0, out
+    status, out, _ = _train(capsys, "--data", str(data), "--models-dir", str(models))
+    assert status == 0, out
+    assert "promoted: " in out
+    rows = [line.split() for line in out.splitlines() if line.startswith("preamble ")]
+    for lang in (r[1] for r in rows if r[1] != "all" and r[2] == "–"):
+        assert f"preamble/{lang}: nothing predicted" in out
+    assert "no loss against the promoted model" in out, out

@@ -8,6 +8,7 @@ writes it (``process_batch`` -> ``ParquetSink`` -> ``init_store``) without a bro
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -107,3 +108,55 @@ def test_compare_strict_with_non_strict(store: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "tool_args_invalid" in done.stdout
+
+
+def _counts(value: object, key: str = "") -> list[tuple[str, object]]:
+    """Every (key, value) of the diagnosis JSON whose key names a count of events."""
+    count_keys = {"n", "k", "total", "leaking", "events", "pairs", "disagree"}
+    count_keys |= {"only_exposed", "only_control", "reasoning_leaks", "with_delimiter"}
+    count_keys |= {"untagged", "in_structured_fields", "lone_end_tags", "boundary_leaks"}
+    if isinstance(value, dict):
+        return [kv for k, v in value.items() for kv in _counts(v, k)]
+    if isinstance(value, list):
+        return [kv for v in value for kv in _counts(v, key)]
+    return [(key, value)] if key in count_keys else []
+
+
+def test_every_diagnose_breakdown_sums_to_its_total(store: Path) -> None:
+    """Property over every slice of the demo store: each breakdown diagnose prints accounts
+    for all of its total, and every count is an integer (in JSON and in the text)."""
+    from leakline.pipeline.curation.diagnose import diagnose_store, render_table
+
+    with read_only(store) as con:
+        diagnoses = diagnose_store(con)
+    assert len(diagnoses) > 3
+    for d in diagnoses:
+        st = d.to_dict()["steps"]
+        b = st["boundary_tokens"]
+        assert b["reasoning_leaks"] == st["collect"]["labels"].get("reasoning_leak", 0)
+        parts = b["with_delimiter"] + b["in_structured_fields"] + b["untagged"]
+        assert parts == b["reasoning_leaks"], (d.model_name, b)
+        sm, stop = st["streaming"], st["stop"]
+        assert sm["stream"]["n"] + sm["non_stream"]["n"] == d.total
+        assert sum(c["n"] for c in stop["cells"].values()) == d.total
+        boundary = sm["stream"]["k"] + sm["non_stream"]["k"]
+        assert sum(c["k"] for c in stop["cells"].values()) == boundary
+        combos = st["parsers"]["combinations"]
+        assert sum(c["events"] for c in combos) == d.total
+        assert sum(c["boundary_leaks"] for c in combos) == boundary
+        client = st["client"]
+        shown = sum(f["events"] for f in client["field_pairs"])
+        assert shown == client["reasoning_field_mismatch"]
+        for key, value in _counts(d.to_dict()):
+            assert type(value) is int, (key, value)
+    assert any(d.steps["boundary_tokens"]["in_structured_fields"] for d in diagnoses)
+    text = render_table(diagnoses)
+    # a count of events is never printed as a float ("1764.0 of 2880")
+    assert not re.search(r"\d\.\d+ of \d", text), text
+    assert not re.search(r"excess \d+\.\d", text), text
+    for line in text.splitlines():
+        found = re.search(r"(\d+) reasoning leaks: (\d+) with a delimiter \(\S+\), (\d+) in ", line)
+        if found:
+            total, *rest = (int(x) for x in found.groups())
+            untagged = int(re.search(r"(\d+) untagged", line).group(1))  # type: ignore[union-attr]
+            assert total == sum(rest) + untagged, line
