@@ -1186,31 +1186,63 @@ class Redactor:
     # -- findings and exchanges
 
     def redact_findings(
-        self, findings: Iterable[Finding], redacted: Redacted
+        self, findings: Iterable[Finding], redacted: Redacted, *others: Redacted
     ) -> tuple[Finding, ...]:
-        """Findings with spans moved onto ``redacted.text`` and evidence and details redacted."""
+        """Findings with spans moved onto ``redacted.text`` and evidence and details redacted.
+
+        Evidence is derived from the stored texts wherever it quotes them, so a finding
+        shows exactly what its text shows: a snippet at the span is the same snippet of
+        ``redacted.text``, and a piece of evidence found verbatim in ``redacted.source``
+        or an ``others`` source (the reasoning text) is that stretch of the redacted text
+        (widened to a whole placeholder where it starts or ends inside one). Only what
+        quotes no text is redacted on its own (``redact_text``, with its guard for cuts)."""
         if not self.rules:
             return tuple(findings)
         out = []
         source, text = redacted.source, redacted.text
+        texts = (redacted, *others)
         for finding in findings:
             span = finding.span
             new_span = span
             evidence = finding.evidence
             if span is not None:
                 new_span = redacted.remap_span(span)
-                if redacted.changed and _is_snippet(evidence, source, span):
-                    evidence = evidence_snippet(text, *new_span)
+                if _is_snippet(evidence, source, span):
+                    if redacted.changed:
+                        evidence = evidence_snippet(text, *new_span)
                 else:
-                    evidence = self.redact_text(evidence)
+                    evidence = self._redact_evidence(evidence, texts)
             else:
-                evidence = self.redact_text(evidence)
+                evidence = self._redact_evidence(evidence, texts)
             details = self.redact_value(finding.details)
             if new_span == span and evidence == finding.evidence and details == finding.details:
                 out.append(finding)
             else:
                 out.append(replace(finding, span=new_span, evidence=evidence, details=details))
         return tuple(out)
+
+    def _redact_evidence(self, evidence: str, texts: Sequence[Redacted]) -> str:
+        """Evidence that is no snippet at its span: each piece between ``…`` cuts that
+        quotes one of ``texts`` becomes that stretch of the redacted text; the others are
+        redacted as text, with the cuts around them (so the guard sees them)."""
+        if not evidence:
+            return evidence
+        pieces = evidence.split(_ELLIPSIS)
+        last = len(pieces) - 1
+        out = []
+        for i, piece in enumerate(pieces):
+            quoted = _quoted(piece, texts) if len(piece) >= _MIN_QUOTE else None
+            if quoted is not None:
+                out.append(quoted)
+            elif piece:
+                cut_before, cut_after = i > 0, i < last
+                shown = self.redact_text(
+                    (_ELLIPSIS if cut_before else "") + piece + (_ELLIPSIS if cut_after else "")
+                )
+                out.append(shown[int(cut_before) : len(shown) - int(cut_after)])
+            else:
+                out.append(piece)
+        return _ELLIPSIS.join(out)
 
     def redact_exchange(self, exchange: Exchange, findings: Iterable[Finding]) -> SafeText:
         visible = self.redact(exchange.visible_text)
@@ -1220,9 +1252,25 @@ class Redactor:
         return SafeText(
             visible.text,
             reasoning.text,
-            self.redact_findings(findings, visible),
+            self.redact_findings(findings, visible, reasoning),
             dict(counts),
         )
+
+
+# a shorter piece of evidence is not looked up in the texts (a word can occur anywhere)
+_MIN_QUOTE = 8
+
+
+def _quoted(piece: str, texts: Sequence[Redacted]) -> str | None:
+    """``piece`` as the redacted text shows it, when it is a verbatim stretch of a source."""
+    for redacted in texts:
+        at = redacted.source.find(piece)
+        if at >= 0:
+            if not redacted.edits:
+                return piece
+            start, end = redacted.remap_span((at, at + len(piece)))
+            return redacted.text[start:end]
+    return None
 
 
 def _is_snippet(evidence: str, source: str, span: tuple[int, int]) -> bool:
@@ -1289,10 +1337,12 @@ def _int_text(value: int) -> str:
         return "[NUMBER]"
 
 
-def redact_findings(findings: Iterable[Finding], redacted: Redacted) -> tuple[Finding, ...]:
+def redact_findings(
+    findings: Iterable[Finding], redacted: Redacted, *others: Redacted
+) -> tuple[Finding, ...]:
     """``Redactor.redact_findings`` with the redactor that produced ``redacted``."""
     redactor = redacted.redactor if redacted.redactor is not None else _DEFAULT
-    return redactor.redact_findings(findings, redacted)
+    return redactor.redact_findings(findings, redacted, *others)
 
 
 def redact_exchange(
