@@ -7,8 +7,8 @@ from __future__ import annotations
 from leakline.detectors import run_detectors
 from leakline.detectors.finding import Finding, evidence_snippet
 from leakline.detectors.labels import Layer, Remediation, Source
-from leakline.pipeline.core.normalise import normalise
-from leakline.pipeline.core.redact import Redactor, redact_exchange, redact_findings
+from leakline.pipeline.events.normalise import normalise
+from leakline.pipeline.events.redact import Redactor, redact_exchange, redact_findings
 
 DEFAULT = Redactor.default()
 

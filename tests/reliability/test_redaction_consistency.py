@@ -22,8 +22,8 @@ import pytest
 from leakline_testkit import every_place, leakline, spawn_worker, wait_stored
 from test_planted_secrets import _wait_samples
 
-from leakline.pipeline.core.broker import free_port
-from leakline.pipeline.core.kafka_io import produce
+from leakline.pipeline.kafka.broker import free_port
+from leakline.pipeline.kafka.io import produce
 
 # no secret: an order number in a clause without spaces, right where a snippet is cut
 PLAIN = (
