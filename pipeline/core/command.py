@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, BinaryIO, NoReturn
 from leakline.pipeline.core.config import (
     DEFAULT_DATA_DIR,
     ENV_BOOTSTRAP,
+    ENV_CATALOG,
     ENV_DATA_DIR,
     IDEMPOTENCE_MODES,
     Settings,
@@ -110,13 +112,37 @@ def register(
 
 
 def add_data_dir(p: argparse.ArgumentParser) -> None:
-    """The ``--data-dir`` option, the same for every command that reads or writes a store."""
+    """``--data-dir`` and ``--catalog``, the same for every command that reads or writes a
+    store."""
     p.add_argument(
         "--data-dir",
         metavar="DIR",
         type=Path,
         help=f"data directory (default: ${ENV_DATA_DIR} or {DEFAULT_DATA_DIR})",
     )
+    p.add_argument(
+        "--catalog",
+        metavar="NAME|URI",
+        action=CatalogAction,
+        help=f"the Iceberg catalog of the store (default: ${ENV_CATALOG} or `local`, "
+        "SQLite in the data directory): a SQLAlchemy URI (postgresql+psycopg://…) or a "
+        "catalog name from .pyiceberg.yaml / PYICEBERG_CATALOG__<NAME>__*",
+    )
+
+
+class CatalogAction(argparse.Action):
+    """``--catalog`` holds for the whole process, as ``$LEAKLINE_CATALOG`` would: every
+    store reader and writer it starts opens the same catalog without passing it along."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+        os.environ[ENV_CATALOG] = str(values)
 
 
 def non_negative(text: str) -> float:

@@ -22,6 +22,9 @@ from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.http_limits import ServerLimits
 
 ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
+# the store's Iceberg catalog and warehouse (pipeline/store/catalog.py)
+ENV_CATALOG = "LEAKLINE_CATALOG"
+ENV_WAREHOUSE = "LEAKLINE_WAREHOUSE"
 DEFAULT_DATA_DIR = "./leakline-data"
 
 # Record sizes live in leakline.client.kafka: the worker processes events up to

@@ -22,13 +22,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from leakline.pipeline.core.config import ENV_CATALOG, ENV_WAREHOUSE
 from leakline.pipeline.core.errors import LeaklineError
 
 if TYPE_CHECKING:
     from pyiceberg.catalog import Catalog
 
-ENV_CATALOG = "LEAKLINE_CATALOG"
-ENV_WAREHOUSE = "LEAKLINE_WAREHOUSE"
 LOCAL = "local"
 NAMESPACE = "leakline"
 CATALOG_FILE = "catalog.db"
@@ -88,3 +87,10 @@ def _shown(setting: str) -> str:
     credentials, host = rest.rsplit("@", 1)
     user = credentials.split(":", 1)[0]
     return f"{scheme}://{user}:***@{host}" if ":" in credentials else setting
+
+
+def is_iceberg_store(data_dir: Path, setting: str | None = None) -> bool:
+    """Whether the store at ``data_dir`` is Iceberg tables (a catalog is configured, or
+    the local one exists) rather than the older Parquet layout of our own."""
+    chosen = catalog_setting(setting)
+    return chosen != LOCAL or (data_dir / CATALOG_FILE).exists()
