@@ -457,10 +457,12 @@ def _event_json(
         redacted = {**event, **plain}
     else:
         redacted = event
+    # keys stay in the recorded order: a JSON Schema's property order is the order an engine
+    # writes them in (reasoning slots before the answer), which a replayed case must keep
     try:
-        raw = orjson.dumps(redacted, option=orjson.OPT_SORT_KEYS)
+        raw = orjson.dumps(redacted)
     except TypeError:  # orjson.JSONEncodeError: too deep, or an integer beyond 64 bits
-        raw = orjson.dumps(json_safe(redacted), option=orjson.OPT_SORT_KEYS)
+        raw = orjson.dumps(json_safe(redacted))
     if len(raw) > EVENT_JSON_MAX_BYTES:
         return None
     if redactor.enabled and event.get("chunks") is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from leakline import __version__
-from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.errors import LeaklineError, install_hint
 
 GATEWAY_NAME = "leakline-gate"
 # fields the SDK call needs as positional keywords; everything else goes by name or extra_body
@@ -86,20 +86,25 @@ def anthropic_base_url(endpoint: str) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
+def require_sdk(api: str) -> None:
+    """Refuse before any work when the official SDK for ``api`` is missing (the gate extra)."""
+    sdk = "anthropic" if api == "messages" else "openai"
+    try:
+        __import__(sdk)
+    except ImportError:
+        raise LeaklineError(
+            f"the official {sdk} SDK is not installed (leakline's gate extra)",
+            hint=install_hint("gate"),
+        ) from None
+
+
 class Replayer:
     """One SDK client per gate run; ``send`` is safe to call from several threads."""
 
     def __init__(self, api: str, endpoint: str, api_key: str, timeout_s: float) -> None:
         self.api = api
         self.endpoint = endpoint
-        sdk = "anthropic" if api == "messages" else "openai"
-        try:
-            __import__(sdk)
-        except ImportError:
-            raise LeaklineError(
-                f"the official {sdk} SDK is not installed",
-                hint="pip install 'leakline[gate]'",
-            ) from None
+        require_sdk(api)
         if api == "messages":
             import anthropic
 

@@ -22,6 +22,7 @@ import ipaddress
 import queue
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from leakline.pipeline.gate.rates import (
     parse_version_spec,
     rates_of,
 )
-from leakline.pipeline.gate.replay import Replayer, ReplayError, Tags
+from leakline.pipeline.gate.replay import Replayer, ReplayError, Tags, require_sdk
 from leakline.pipeline.gate.report import REPORT_FORMAT, matrix, render, write_json
 from leakline.pipeline.query.filters import Where, add_filter_args, where_from_args
 
@@ -67,8 +68,10 @@ official openai SDK (chat.completions; --responses: client.responses.create) or 
 official anthropic SDK (--messages). Replies are labeled by the detectors and stored in
 --data-dir tagged with the candidate versions (see `leakline rates --by engine.version`).
 
-Before the first request the plan is printed (cases x combinations = requests); the
-progress bar shows an ETA. --max-cases N replays N cases, stratified by label set and
+Before the first request the plan is printed (cases x combinations = requests), with a
+--max-cases suggestion above 2,000 requests; the first request is sent alone and timed,
+and the expected run time printed (the other requests at --concurrency, each as long as
+the first); the progress bar's ETA then refines it. --max-cases N replays N cases, stratified by label set and
 origin version (--seed picks another N); --where/--since/--until pick cases by their
 origin (the fields of `rates --by`; times by the case's first_seen).
 
@@ -143,6 +146,11 @@ def plan_jobs(
     return jobs
 
 
+# above this many requests the plan suggests --max-cases (2,000 = 250 cases of 8 variants:
+# minutes against a local engine, a stratified sample that still covers every label set)
+LARGE_PLAN = 2000
+
+
 def plan_text(config: GateConfig, cases: int, of: int, requests: int) -> str:
     per_case = "8 each, 16 with tools"
     chosen = f"{cases} cases" if cases == of else f"{cases} of {of} cases"
@@ -153,10 +161,38 @@ def plan_text(config: GateConfig, cases: int, of: int, requests: int) -> str:
         how.append(f"where {config.where.describe()}")
     if config.max_cases is not None and cases < of:
         how.append(f"--max-cases {config.max_cases}, stratified by label set and version")
-    return (
+    text = (
         f"gate plan: {chosen}{' (' + '; '.join(how) + ')' if how else ''} x combinations "
-        f"({per_case}) = {requests} requests to {config.endpoint}, "
+        f"({per_case}) = {requests:,} requests to {config.endpoint}, "
         f"{config.concurrency} in flight"
+    )
+    if requests > LARGE_PLAN:
+        fits = max(1, LARGE_PLAN * cases // requests)
+        text += (
+            f"\ngate plan: more than {LARGE_PLAN:,} requests; --max-cases {fits} replays a "
+            f"sample stratified by label set and version (about {LARGE_PLAN:,} requests)"
+        )
+    return text
+
+
+def duration_text(seconds: float) -> str:
+    """``42 s``, ``7 min``, ``3 h 05 min``: an estimate, so no false precision."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def estimate_text(requests: int, concurrency: int, probe_s: float) -> str:
+    """The expected run time: the rest of the requests in waves of ``concurrency``, each
+    as long as the first request (sent alone; it includes the connection set-up, so the
+    estimate errs long). The progress bar's ETA refines it from the measured rate."""
+    rest = requests - 1
+    total = probe_s + -(-rest // concurrency) * probe_s
+    return (
+        f"gate estimate: about {duration_text(total)} for {requests:,} requests (the first "
+        f"took {probe_s:.1f} s; the other {rest:,} at {concurrency} in flight, assuming "
+        "each takes as long)"
     )
 
 
@@ -214,18 +250,23 @@ def _replay(config: GateConfig, jobs: list[tuple[Outcome, dict[str, Any]]]) -> R
             finished.put(i)
 
     interrupted = False
+    first, body = jobs[0]
+    started = time.monotonic()
+    try:  # one request alone first: an unreachable endpoint is misuse, not N failures
+        run(first, body)
+    except ReplayError as exc:
+        if exc.connection:
+            raise LeaklineError(str(exc), hint=SIM_HINT) from None
+        first.error = str(exc)
+    except KeyboardInterrupt:
+        return Replayed(planned, [], [], interrupted=True)
+    done.append(first)
+    probe_s = time.monotonic() - started
+    print(estimate_text(len(jobs), config.concurrency, probe_s), file=sys.stderr, flush=True)
     with progress_bar(eta=True) as progress:
         task = progress.add_task(f"gate {config.api} -> {config.endpoint}", total=len(jobs))
+        progress.advance(task)
         try:
-            first, body = jobs[0]
-            try:  # one request alone first: an unreachable endpoint is misuse, not N failures
-                run(first, body)
-            except ReplayError as exc:
-                if exc.connection:
-                    raise LeaklineError(str(exc), hint=SIM_HINT) from None
-                first.error = str(exc)
-            done.append(first)
-            progress.advance(task)
             for i in range(1, len(jobs)):
                 todo.put(i)
             for _ in range(min(config.concurrency, len(jobs) - 1)):
@@ -292,6 +333,10 @@ def _detect_and_store(
 def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
     """Run the gate; returns (exit status, report). Exit 130 when Ctrl-C stopped it."""
     from leakline.pipeline.gate.cases import load_cases, select_cases
+
+    require_sdk(config.api)  # before reading cases or the store: nothing to do without it
+    # the detectors load now, not after a Ctrl-C, which must stop the run within a second
+    import leakline.pipeline.core.process  # noqa: F401
 
     every = load_cases(config.regression)
     cases = select_cases(every, config.where, config.max_cases, config.seed)

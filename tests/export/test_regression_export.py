@@ -8,7 +8,7 @@ from pathlib import Path
 
 from leakline.pipeline.cli import main
 from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
-from leakline.pipeline.curation.regression import case_paths, load_case, replay_case
+from leakline.pipeline.curation.regression import case_bytes, case_paths, load_case, replay_case
 
 CASE_KEYS = {"case_id", "event", "expected_labels", "origin"}
 ORIGIN_KEYS = {
@@ -55,7 +55,7 @@ def test_cases_follow_contract_1_and_replay(sim_store: Path, tmp_path: Path) -> 
         case = json.loads(text)
         assert set(case) == CASE_KEYS and set(case["origin"]) == ORIGIN_KEYS
         assert path.stem == case["case_id"]
-        assert text == json.dumps(case, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+        assert text.encode() == case_bytes(case)  # canonical: nested key order as recorded
         assert case["expected_labels"] == sorted(case["expected_labels"])
         assert case["event"]["event_id"] in case["origin"]["event_ids"]
         assert case["origin"]["first_seen"].endswith("Z")

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from leakline.pipeline.curation.regression import case_bytes
+
 WEATHER_SCHEMA = {
     "type": "object",
     "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
@@ -97,11 +99,12 @@ def make_case(
 
 
 def write_cases(directory: Path, cases: list[dict[str, Any]]) -> Path:
-    """A contract-1 directory: manifest.json + cases/<case_id>.json (sorted keys, indent 1)."""
+    """A contract-1 directory: manifest.json + cases/<case_id>.json, written as
+    ``leakline export --regression`` writes them (``case_bytes``: nested order kept)."""
     (directory / "cases").mkdir(parents=True, exist_ok=True)
     blobs = []
     for case in cases:
-        blob = json.dumps(case, sort_keys=True, indent=1, ensure_ascii=False).encode()
+        blob = case_bytes(case)
         (directory / "cases" / f"{case['case_id']}.json").write_bytes(blob)
         blobs.append((case["case_id"], blob))
     digest = hashlib.sha256(b"".join(b for _, b in sorted(blobs))).hexdigest()
