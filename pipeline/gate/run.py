@@ -336,7 +336,7 @@ def run_gate(config: GateConfig) -> tuple[int, dict[str, Any]]:
 
     require_sdk(config.api)  # before reading cases or the store: nothing to do without it
     # the detectors load now, not after a Ctrl-C, which must stop the run within a second
-    import leakline.pipeline.core.process  # noqa: F401
+    import leakline.pipeline.events.process  # noqa: F401
 
     every = load_cases(config.regression)
     cases = select_cases(every, config.where, config.max_cases, config.seed)

@@ -19,10 +19,10 @@ import pytest
 from test_gate import gate
 from test_gate_turns import _diagnose
 
-from leakline.pipeline.core.origin import Origin
-from leakline.pipeline.core.process import RawRecord, process_batch
 from leakline.pipeline.curation.export import ExportFilter, ExportOptions, run_export
 from leakline.pipeline.curation.regression import case_paths
+from leakline.pipeline.events.origin import Origin
+from leakline.pipeline.events.process import RawRecord, process_batch
 from leakline.pipeline.gate.cases import load_cases
 from leakline.pipeline.simulate.scenarios import COT_SCHEMA
 from leakline.pipeline.simulate.traffic_model import simulate
