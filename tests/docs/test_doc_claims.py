@@ -124,13 +124,17 @@ def _subparser(name: str) -> argparse.ArgumentParser:
     raise AssertionError(name)
 
 
-@pytest.fixture(scope="module")
-def demo_default() -> Path:
-    from leakline.pipeline.demo import DEMO_DATA_DIR
+@pytest.fixture
+def demo_default(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The folder ``leakline demo`` writes when given no --data-dir (run up to the call)."""
+    from leakline.pipeline import demo
 
+    used: list[Path] = []
+    monkeypatch.setattr(demo, "run_demo", lambda **kw: used.append(kw["data_dir"]) or 0)
+    monkeypatch.delenv("LEAKLINE_DATA_DIR", raising=False)
     args = build_parser(only="demo").parse_args(["demo"])
-    assert args.data_dir == DEMO_DATA_DIR  # what the demo writes when given no --data-dir
-    return Path(args.data_dir)
+    assert args.func(args) == 0 and len(used) == 1
+    return Path(used[0])
 
 
 def test_demo_help_states_the_data_dir_it_writes(demo_default: Path) -> None:
