@@ -205,9 +205,7 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _workspace(demo_store: Path, tmp_path: Path) -> Path:
-    shutil.copytree(
-        demo_store, tmp_path / STORE, ignore=shutil.ignore_patterns("faust", "*.log")
-    )
+    shutil.copytree(demo_store, tmp_path / STORE, ignore=shutil.ignore_patterns("faust", "*.log"))
     return tmp_path
 
 
@@ -217,7 +215,11 @@ def _start_engine_sim(cmd: DocCommand, cwd: Path) -> tuple[subprocess.Popen[byte
     if "--port" in argv:
         argv[argv.index("--port") + 1] = "0"
     proc = subprocess.Popen(
-        [*LEAKLINE, *argv], cwd=cwd, env=_env(cmd.env), stdout=subprocess.PIPE, start_new_session=True
+        [*LEAKLINE, *argv],
+        cwd=cwd,
+        env=_env(cmd.env),
+        stdout=subprocess.PIPE,
+        start_new_session=True,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline().decode()  # blocks until it listens (or exits)
