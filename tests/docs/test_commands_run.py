@@ -187,8 +187,14 @@ def _env(extra: dict[str, str]) -> dict[str, str]:
 # ------------------------------------------------------------------ the demo store
 
 
+@dataclass(frozen=True)
+class Demo:
+    store: Path
+    stdout: str
+
+
 @pytest.fixture(scope="session")
-def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Demo:
     """``leakline demo`` as the README runs it (its default size), once per session."""
     home = tmp_path_factory.mktemp("demo")
     done = subprocess.run(
@@ -201,7 +207,7 @@ def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "leak rates" in done.stdout, done.stdout[-3000:]
-    return home / STORE
+    return Demo(home / STORE, done.stdout)
 
 
 def _workspace(demo_store: Path, tmp_path: Path) -> Path:
@@ -302,7 +308,26 @@ RUNNABLE = [p for p in DOCS if any(c.command not in NOT_RUN for c in doc_command
 
 @pytest.mark.parametrize("doc", RUNNABLE, ids=[str(p.relative_to(ROOT)) for p in RUNNABLE])
 def test_every_command_in_the_document_runs_on_the_demo_store(
-    doc: Path, demo_store: Path, tmp_path: Path
+    doc: Path, demo: Demo, tmp_path: Path
 ) -> None:
-    problems = run_document(doc, _workspace(demo_store, tmp_path))
+    problems = run_document(doc, _workspace(demo.store, tmp_path))
     assert not problems, "\n\n".join(problems)
+
+
+def test_the_commands_the_demo_suggests_run(demo: Demo, tmp_path: Path) -> None:
+    """The demo ends with commands to try next (from `try:` on): each runs as printed,
+    with nothing but the install (no duckdb binary)."""
+    tail = demo.stdout[demo.stdout.index("try:") :].removeprefix("try:")
+    suggested = [line.strip() for line in tail.splitlines() if line.strip()]
+    assert suggested
+    for line in suggested:
+        assert line.startswith("leakline "), f"the demo suggests {line!r}"
+        done = subprocess.run(
+            [*LEAKLINE, *shlex.split(line)[1:]],
+            cwd=tmp_path,
+            env=_env({}),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0 and done.stdout.strip(), (line, done.stderr[-2000:])
