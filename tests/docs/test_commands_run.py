@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,8 +218,9 @@ def _workspace(demo_store: Path, tmp_path: Path) -> Path:
 
 
 def _start_engine_sim(cmd: DocCommand, cwd: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """The document's own ``engine-sim ... &``, on a free port: its URL from its first line."""
-    argv = ["--port" if a == "--port" else a for a in cmd.argv]
+    """The document's own ``engine-sim ... &``, on a free port (``--port 0``): its URL is
+    its first line; the rest of its output is drained so it never blocks on a full pipe."""
+    argv = list(cmd.argv)
     if "--port" in argv:
         argv[argv.index("--port") + 1] = "0"
     proc = subprocess.Popen(
@@ -228,11 +231,13 @@ def _start_engine_sim(cmd: DocCommand, cwd: Path) -> tuple[subprocess.Popen[byte
         start_new_session=True,
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline().decode()  # blocks until it listens (or exits)
+    ready, _, _ = select.select([proc.stdout], [], [], 60)  # it prints its URL once it listens
+    line = proc.stdout.readline().decode() if ready else ""
     url = re.search(r"http://\S+/v1", line)
     if url is None:
-        stop_process(proc)  # type: ignore[arg-type]
+        stop_process(proc)
         raise AssertionError(f"{cmd.where}: engine-sim printed no URL: {line!r}")
+    threading.Thread(target=proc.stdout.read, daemon=True).start()
     return proc, url.group()
 
 
@@ -291,7 +296,7 @@ def run_document(path: Path, cwd: Path) -> list[str]:
                 continue
             if endpoint is None and any(ENDPOINT.match(a) for a in cmd.argv):
                 proc, endpoint = spawn_engine_sim("good", log_path=cwd / "engine-sim.log")
-                sims.append(proc)  # type: ignore[arg-type]
+                sims.append(proc)
             problem = _check(cmd, cwd, endpoint)
             if problem:
                 problems.append(f"{label}: {problem}")
