@@ -49,9 +49,9 @@ ENDPOINT = re.compile(r"^http://[\w.-]+:8000/v1$")
 # subcommands that do not run to completion here, and why (kept short; each is tested
 # elsewhere on real processes)
 NOT_RUN = {
-    "demo": "run once per session by the `demo_store` fixture, exactly as the README runs "
-    "it; with --keep-running it is a service (tests/e2e, tests/reliability)",
-    "worker": "a service that runs until stopped, on the gateway's Kafka (tests/pipeline, tests/e2e)",
+    "demo": "run once per session by the `demo` fixture, as the README runs it; with "
+    "--keep-running it is a service (tests/e2e/test_demo.py)",
+    "worker": "a service that runs until stopped, on the gateway's Kafka (tests/e2e, tests/web)",
     "tail": "follows Kafka until Ctrl-C (tests/tail)",
 }
 # what a rate table prints when nothing matched: a command that "works" but shows nothing
