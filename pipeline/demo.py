@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import os
 import shutil
@@ -17,6 +18,7 @@ from leakline.pipeline.core.broker import EmbeddedBroker
 from leakline.pipeline.core.command import add_bootstrap, add_command, add_data_dir, positive_int
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.procinfo import parent_death_signal
 from leakline.pipeline.core.progress import progress_bar
 
 DEMO_MARKER = ".leakline-demo"
@@ -44,7 +46,8 @@ def start_worker(
             cmd,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,
+            start_new_session=True,  # Ctrl-C reaches the demo, which stops it in order
+            preexec_fn=parent_death_signal(),  # and ends it if the demo is killed (-9)
             env={**os.environ, **env} if env else None,
         )
 
@@ -176,15 +179,33 @@ def run_demo(
     broker_bin: str | None,
     keep_running: bool,
 ) -> int:
+    data_dir = data_dir.resolve()
+    _fresh(data_dir)
+    # everything started is stopped on the way out, in reverse order (worker, then broker),
+    # on Ctrl-C, SIGTERM and SIGHUP alike (those raise KeyboardInterrupt: core.command)
+    with contextlib.ExitStack() as running, contextlib.suppress(KeyboardInterrupt):
+        _run_demo(running, data_dir, count, seed, bootstrap, broker_bin, keep_running)
+    return 0
+
+
+def _run_demo(
+    running: contextlib.ExitStack,
+    data_dir: Path,
+    count: int,
+    seed: int,
+    bootstrap: str | None,
+    broker_bin: str | None,
+    keep_running: bool,
+) -> None:
     from leakline.pipeline.ingest.traffic import simulate_traffic
     from leakline.pipeline.store.database import db_path, query_rates, read_only
     from leakline.pipeline.store.report import rates_table_text
 
-    data_dir = data_dir.resolve()
-    _fresh(data_dir)
     broker = None
     if bootstrap is None:
-        broker = EmbeddedBroker(binary=broker_bin, log_path=data_dir / "broker.log").start()
+        broker = running.enter_context(
+            EmbeddedBroker(binary=broker_bin, log_path=data_dir / "broker.log")
+        )
         bootstrap = broker.bootstrap
         print(f"embedded broker (Tansu) on {bootstrap}", file=sys.stderr)
     worker_log = data_dir / "worker.log"
@@ -201,49 +222,42 @@ def run_demo(
         "--idempotence",
         idempotence,
     )
+    running.callback(stop_process, worker)
     print(f"worker pid {worker.pid}, log {worker_log}", file=sys.stderr)
     dashboard = f"http://127.0.0.1:{web_port}/dashboard"
     print(f"live dashboard: {dashboard}   metrics: http://127.0.0.1:{web_port}/metrics")
-    try:
-        settings = from_env(bootstrap=bootstrap, data_dir=data_dir, idempotence=idempotence)
-        malformed = max(5, count // 100)
-        status = simulate_traffic(
-            settings,
-            count=count,
-            seed=seed,
-            leak_ratio=0.3,
-            stream_ratio=0.4,
-            malformed=malformed,
-            out=None,
+    settings = from_env(bootstrap=bootstrap, data_dir=data_dir, idempotence=idempotence)
+    malformed = max(5, count // 100)
+    status = simulate_traffic(
+        settings,
+        count=count,
+        seed=seed,
+        leak_ratio=0.3,
+        stream_ratio=0.4,
+        malformed=malformed,
+        out=None,
+    )
+    if status:
+        raise LeaklineError("some simulated events could not be sent to the broker")
+    wait_for_stored(data_dir, count, worker, timeout_s=180.0, log_path=worker_log)
+    with read_only(data_dir) as con:
+        rows = query_rates(con, ["engine.name", "engine.version", "model.name"])
+    print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
+    print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
+    if keep_running or broker is None:  # the broker outlives this command
+        print(f"  see why: leakline dlq --bootstrap {bootstrap}")
+    print(f"DuckDB file: {db_path(data_dir)}")
+    # the views name their Parquet files relative to the data dir: run duckdb there
+    print(f'  try: cd {data_dir} && duckdb {db_path(data_dir).name} "from leak_rates"')
+    print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
+    if keep_running:
+        print(f"live dashboard: {dashboard}")
+        print(
+            f"broker {bootstrap} and worker keep running with about {KEEP_RUNNING_RATE} "
+            f"simulated events/s; Ctrl-C or `kill {os.getpid()}` stops them all",
+            file=sys.stderr,
         )
-        if status:
-            raise LeaklineError("some simulated events could not be sent to the broker")
-        wait_for_stored(data_dir, count, worker, timeout_s=180.0, log_path=worker_log)
-        with read_only(data_dir) as con:
-            rows = query_rates(con, ["engine.name", "engine.version", "model.name"])
-        print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
-        print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
-        if keep_running or broker is None:  # the broker outlives this command
-            print(f"  see why: leakline dlq --bootstrap {bootstrap}")
-        print(f"DuckDB file: {db_path(data_dir)}")
-        # the views name their Parquet files relative to the data dir: run duckdb there
-        print(f'  try: cd {data_dir} && duckdb {db_path(data_dir).name} "from leak_rates"')
-        print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
-        if keep_running:
-            print(f"live dashboard: {dashboard}")
-            print(
-                f"broker {bootstrap} and worker keep running with about {KEEP_RUNNING_RATE} "
-                "simulated events/s; Ctrl-C to stop",
-                file=sys.stderr,
-            )
-            keep_traffic_flowing(settings, seed, worker)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop_process(worker)
-        if broker:
-            broker.stop()
-    return 0
+        keep_traffic_flowing(settings, seed, worker)
 
 
 # ------------------------------------------------------------------ CLI
