@@ -56,7 +56,29 @@ def _stop(signum: int, frame: object) -> None:
     for sig in STOP_SIGNALS:
         if signal.getsignal(sig) in (_stop, _hang_up):
             signal.signal(sig, signal.SIG_IGN)
+    loop = _running_loop()
+    if loop is not None:
+        # inside a task's step it would end that task alone, with a traceback; raised by
+        # a callback of its own it leaves the loop, and ``asyncio.run`` cancels the tasks
+        loop.call_soon_threadsafe(_raise_stopped, signum)
+        return
     raise Stopped(signum)
+
+
+def _raise_stopped(signum: int) -> None:
+    raise Stopped(signum)
+
+
+def _running_loop() -> Any:
+    """The asyncio loop running in this thread, if any (asyncio itself is not imported
+    for that: a command that never loaded it runs none)."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _hang_up(signum: int, frame: object) -> None:
