@@ -127,6 +127,9 @@ def _web_port() -> int:
     from leakline.pipeline.core.broker import free_port
 
     with socket.socket() as probe:
+        # as the web server binds: a previous demo's closed connections in TIME_WAIT
+        # must not send this one to another port
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", DEFAULT_WEB_PORT))
         except OSError:

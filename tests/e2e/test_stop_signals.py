@@ -52,7 +52,10 @@ def holders(folder: Path) -> set[int]:
 
 
 def listening(port: int) -> bool:
+    """Whether a server holds ``port``. Bound as servers bind (SO_REUSEADDR): the closed
+    connections of the stopped one wait out TIME_WAIT, and do not keep a new one out."""
     with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", port))
         except OSError:
