@@ -2,7 +2,7 @@
 with it even when it is killed with -9 (issue 32, defect 1). Real processes, real signals.
 
 The end-to-end cases (the demo, a worker with all its children) are in
-tests/e2e/test_stop_signals.py.
+tests/e2e/test_nothing_left_running.py.
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ def read(path: Path) -> str:
 def test_demo_keep_running_leaves_nothing_behind(tmp_path: Path, sig: signal.Signals) -> None:
     """SIGTERM and SIGHUP stop the demo as Ctrl-C does: its broker and worker, and the
     worker's children, end, and the ports and the data dir are free. (After SIGKILL the
-    children stop themselves: tests/cli/test_stop_signals.py and the worker test below.)"""
+    children stop themselves: tests/cli/test_signals.py and the worker test below.)"""
     tag = uuid.uuid4().hex
     data_dir, out, err = tmp_path / "demo", tmp_path / "out.txt", tmp_path / "err.txt"
     with out.open("wb") as stdout, err.open("wb") as stderr:
