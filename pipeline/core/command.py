@@ -1,12 +1,15 @@
 """What every ``leakline`` command shares: errors as a message plus a hint (exit 2, never a
-traceback), and running one subcommand on its own as ``python -m leakline.pipeline.<package>.<module>``."""
+traceback), ``kill`` and a closed terminal handled as Ctrl-C is, and running one subcommand
+on its own as ``python -m leakline.pipeline.<package>.<module>``."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NoReturn
@@ -59,6 +62,90 @@ class Parser(argparse.ArgumentParser):
         )
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where Ctrl-C raises ``KeyboardInterrupt``: whatever a
+    command does on Ctrl-C (its ``finally`` blocks, ``except KeyboardInterrupt``: stop the
+    worker and broker it started) it does on ``kill`` and on a closed terminal too.
+    Python's default for both signals is to end at once, skipping all of that."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _stop(signum: int, frame: object) -> None:
+    # a second signal (systemd and shells repeat them) must not cut short the cleanup
+    # the first one started; SIGKILL remains, and the children watch for it (procinfo)
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) in (_stop, _hang_up):
+            signal.signal(sig, signal.SIG_IGN)
+    loop = _running_loop()
+    if loop is not None:
+        # inside a task's step it would end that task alone, with a traceback; raised by
+        # a callback of its own it leaves the loop, and ``asyncio.run`` cancels the tasks
+        loop.call_soon_threadsafe(_raise_stopped, signum)
+        return
+    raise Stopped(signum)
+
+
+def _raise_stopped(signum: int) -> None:
+    raise Stopped(signum)
+
+
+def _running_loop() -> Any:
+    """The asyncio loop running in this thread, if any (asyncio itself is not imported
+    for that: a command that never loaded it runs none)."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return None
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    handler = signal.getsignal(signal.SIGTERM)
+    if handler is _stop or handler in (signal.SIG_DFL, None):
+        _stop(signum, frame)
+    else:  # the command stops on SIGTERM itself (an event loop's handler): go that way
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP stop the running command as Ctrl-C does
+    (``Stopped``); the previous handlers come back after it.
+
+    A signal set to be ignored (``nohup``) stays ignored. A command that handles SIGTERM
+    on its event loop (the worker, the receivers, ``tail``, ``engine-sim``) replaces this
+    handler with its own, and SIGHUP then takes the same way. Main thread only (Python
+    runs signal handlers there)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    if previous[signal.SIGTERM] == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _stop)
+    if previous[signal.SIGHUP] == signal.SIG_DFL:
+        signal.signal(signal.SIGHUP, _hang_up)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            if handler is not None:  # None: set outside Python, left as it is
+                signal.signal(sig, handler)
+
+
+def stopped(command: str, exc: Stopped) -> int:
+    """Say which signal stopped ``command``; the shell's exit status for it (128 + signal)."""
+    print(f"leakline {command}: stopped by {signal.Signals(exc.signum).name}", file=sys.stderr)
+    return 128 + exc.signum
+
+
 def run_standalone(
     command: str,
     description: str,
@@ -74,9 +161,12 @@ def run_standalone(
     configure(parser)
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with stop_on_signals():
+            return int(args.func(args) or 0)
     except LeaklineError as exc:
         return report(command, exc)
+    except Stopped as exc:
+        return stopped(command, exc)
 
 
 def add_command(

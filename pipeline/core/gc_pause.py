@@ -18,6 +18,7 @@ Arrow table alive and walked them, twice (young, then middle generation): measur
 
 from __future__ import annotations
 
+import atexit
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,8 +47,13 @@ WORKER_YOUNG_THRESHOLD = 50_000
 
 def settle_long_running(young_threshold: int = WORKER_YOUNG_THRESHOLD) -> None:
     """After start-up of a long-running process: what exists now lives as long as the
-    process (frozen: full collections stop walking it), and young collections are rarer."""
+    process (frozen: full collections stop walking it), and young collections are rarer.
+
+    Thawed again at exit: the collections of interpreter shutdown never look at frozen
+    objects, so cycles among them (module globals) outlived it, and DuckDB's extension
+    printed ~100 lines of ``nanobind: leaked ...`` on every worker shutdown (issue 32)."""
     gc.freeze()
+    atexit.register(gc.unfreeze)  # atexit runs before the modules are torn down
     _, middle, old = gc.get_threshold()
     gc.set_threshold(young_threshold, middle, old)
 

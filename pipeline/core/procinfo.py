@@ -1,13 +1,25 @@
-"""Resident memory and CPU time of a process and its children, from /proc (Linux).
+"""Process trees on Linux: their memory and CPU time (from /proc), and children that end
+with their parent.
 
 A worker runs its batch work in child processes (pipeline/worker/offload.py), so the memory a
 worker costs is the sum over its process tree. Used by the tests and benchmarks that
 watch a worker's memory, and by the harness to split a worker's CPU time.
+
+A command that starts processes (the demo's broker and worker, a worker's batch, decoder
+and liveness children) stops them on its way out; a parent killed with SIGKILL has no way
+out, so its children watch it instead: ``parent_death_signal`` for a program started with
+``subprocess.Popen``, ``exit_with_parent`` inside a Python child.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -65,3 +77,64 @@ def tree_cpu_seconds(pid: int) -> dict[int, float]:
             out[current] = seconds
             todo += _children(current)
     return out
+
+
+def tree_pids(pid: int) -> set[int]:
+    """``pid`` and every live descendant (an orphan adopted by init is no longer listed)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found.add(current)
+            todo += _children(current)
+    return found
+
+
+# ------------------------------------------------------------ children that end with their parent
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+PARENT_CHECK_S = 1.0  # how often a child's watcher thread looks whether its parent still runs
+
+
+def parent_death_signal(sig: int = signal.SIGTERM) -> Callable[[], None] | None:
+    """A ``preexec_fn`` for ``subprocess.Popen``: the child gets ``sig`` as soon as this
+    process ends, however it ends (SIGKILL too), and stops as it would on ``kill``.
+
+    None off Linux, and off the main thread: the kernel sends the signal when the *thread*
+    that started the child ends, and a child started by a short-lived thread would be
+    stopped with that thread."""
+    if not sys.platform.startswith("linux"):
+        return None
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # looked up here, before the fork
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def arm() -> None:  # runs in the child between fork and exec
+        prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        if os.getppid() != parent:  # the parent ended before the line above
+            os._exit(1)
+
+    return arm
+
+
+def exit_with_parent(parent: int, check_s: float = PARENT_CHECK_S) -> threading.Thread:
+    """In a Python child process (``multiprocessing``): a daemon thread ends this process
+    with ``os._exit`` once ``parent`` is gone (killed with SIGKILL, or left through
+    ``os._exit`` without stopping its pools), where it would otherwise wait on its pipe
+    forever, adopted by init. Polling ``getppid`` follows the process, not the thread that
+    started the child (which ``parent_death_signal`` follows): a pool may start a child
+    from any thread. Whatever work the child held was not acknowledged by anyone."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(check_s)
+        os._exit(0)
+
+    thread = threading.Thread(target=watch, name="leakline-exit-with-parent", daemon=True)
+    thread.start()
+    return thread

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from leakline.pipeline.core.procinfo import exit_with_parent
 from leakline.pipeline.ingest.bounds import Refused
 
 T = TypeVar("T")
@@ -33,7 +35,12 @@ class Decoder:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                # a server killed with SIGKILL does not shut its pool down: the child
+                # would wait on its pipe forever
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

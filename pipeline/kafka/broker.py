@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from leakline.pipeline.core.errors import BrokerError, install_hint
+from leakline.pipeline.core.procinfo import parent_death_signal
 
 BROKER_BIN_ENV = "LEAKLINE_BROKER_BIN"
 
@@ -91,6 +92,7 @@ class EmbeddedBroker:
                 stdout=log,
                 stderr=log,
                 start_new_session=True,
+                preexec_fn=parent_death_signal(),  # ends if its starter is killed (-9)
             )
         finally:
             if self.log_path:

@@ -35,7 +35,8 @@ def add_worker(subparsers: Any) -> None:
         "Consume gateway.events, validate (invalid -> gateway.events.dlq with the reason), run the\n"
         "detectors in micro-batches, publish leaking samples to leak.samples and write every\n"
         "exchange to the Parquet dataset under DATA_DIR/samples with DuckDB views in\n"
-        "DATA_DIR/leakline.duckdb. Stops cleanly on SIGINT/SIGTERM.\n"
+        "DATA_DIR/leakline.duckdb. Stops cleanly, with its child processes, on SIGINT, SIGTERM\n"
+        "and SIGHUP.\n"
         "Scale out by starting more workers with the same --bootstrap (one consumer group).",
     )
     add_bootstrap(p)

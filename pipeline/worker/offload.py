@@ -27,8 +27,6 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -39,6 +37,7 @@ import pyarrow as pa
 
 from leakline.models.registry import ModelWatcher
 from leakline.pipeline.core.gc_pause import BatchCollector
+from leakline.pipeline.core.procinfo import exit_with_parent
 from leakline.pipeline.events.origin import Origin
 from leakline.pipeline.events.process import (
     BatchResult,
@@ -73,9 +72,6 @@ class BatchConfig:
     # collect candidate marker shapes for the worker's fleet learner (marker_learner)
     learn_markers: bool = True
 
-
-# how often a child looks whether the worker that started it is still there
-PARENT_CHECK_S = 1.0
 
 # The child's state, built once by ``_start``.
 _child: dict[str, Any] = {}
@@ -120,22 +116,15 @@ def _start(config: BatchConfig, parent: int) -> None:
     _child["follower"] = ModelFollower(_child["classifiers"])
     _child["families"] = FamilyWatcher(config.families_file, config.classifier_check_s)
     _child["slots"] = SlotReader()
-    # the worker's pid comes from the worker: it may be gone before this line runs
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    # A worker killed with SIGKILL, or leaving through os._exit after a failed write,
+    # does not shut its pool down, and the child would wait on the pipe forever (seen
+    # in the crash tests: idle children adopted by init). The worker's pid comes from
+    # the worker: it may be gone before this line runs.
+    exit_with_parent(parent)
     # the detectors, rules and classifier live as long as the child: frozen out of the
     # collector's sight, which then runs between batches only (issue 19)
     _child["collector"] = BatchCollector()
     _child["collector"].start()
-
-
-def _exit_with_parent(parent: int) -> None:
-    # A worker killed with SIGKILL, or leaving through os._exit after a failed write,
-    # does not shut its pool down, and the child would wait on the pipe forever (seen
-    # in the crash tests: idle children adopted by init). The batch it may be working
-    # on is not acknowledged by anyone, so dropping it is safe.
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_S)
-    os._exit(0)
 
 
 def _run(

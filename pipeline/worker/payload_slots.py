@@ -10,7 +10,7 @@ with one ``pread``. Together ~3 µs per event.
 
 - **Nothing outlives the worker.** A memory file has no name: it is freed when the
   worker and its children have closed it, also after ``kill -9`` (the children leave
-  within a second of the worker, ``offload._exit_with_parent``).
+  within a second of the worker, ``procinfo.exit_with_parent``).
 - **Bounded memory.** One file per batch in flight, at most ``MAX_SLOTS``; a file keeps
   the size of the largest batch it held, up to ``KEEP_BYTES``, and is emptied after a
   larger one. A batch over ``MAX_BATCH_BYTES`` goes through the pipe as before. The

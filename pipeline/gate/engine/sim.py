@@ -21,6 +21,7 @@ from typing import Any
 
 from leakline.pipeline.core.command import non_negative, register, run_standalone
 from leakline.pipeline.core.errors import LeaklineError
+from leakline.pipeline.core.procinfo import parent_death_signal
 from leakline.pipeline.gate.engine.profiles import (
     BY_NAME,
     DEFAULT_PROFILE,
@@ -126,7 +127,13 @@ def spawn_engine_sim(
     ]
     log = log_path.open("ab") if log_path else subprocess.DEVNULL
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            start_new_session=True,
+            preexec_fn=parent_death_signal(),  # ends if its starter is killed (-9)
+        )
     finally:
         if log_path:
             log.close()  # type: ignore[union-attr]
