@@ -93,7 +93,9 @@ def old_store(store: Path) -> Path:
     init_store(store)
     write(store, range(100, 140), partition=2, offset=0, ts=DAY2)
     assert compact(store, grace_s=0).rows_kept == 40
-    write(store, range(130, 135), partition=2, offset=40, ts=DAY2, leaking=True)
+    # a replay of 5 compacted events onto partition 0: earlier in the order the views use
+    # among parts, yet the compacted copies count
+    write(store, range(130, 135), partition=0, offset=100, ts=DAY2, leaking=True)
     write(store, range(0, 60), partition=0, offset=0)
     write(store, range(60, 100), partition=0, offset=60)
     write(store, range(40, 60), partition=1, offset=0, ingested=T0 + timedelta(hours=1), leaking=True)
@@ -166,12 +168,12 @@ def test_offsets_resume_after_the_migrated_events(tmp_path: Path) -> None:
     store = old_store(tmp_path)
     migrate(store)
     table = open_catalog(store).load_table(SAMPLES)
-    # partition 0: offsets 0..99; partition 1: 0..19; partition 2: 0..44 (the compacted
-    # rows' offsets included)
-    assert committed_offsets(table) == {(TOPIC, 0): 100, (TOPIC, 1): 20, (TOPIC, 2): 45}
-    # a worker of partition 0 resuming at 100 commits; one starting over at 0 is fenced
+    # partition 0: offsets 0..104 (the replayed copies' included); partition 1: 0..19;
+    # partition 2: 0..39, all compacted
+    assert committed_offsets(table) == {(TOPIC, 0): 105, (TOPIC, 1): 20, (TOPIC, 2): 40}
+    # a worker of partition 0 resuming at 105 commits; one starting over at 0 is fenced
     assert not commit_fenced(table, [], {(TOPIC, 0): (0, 5)}).committed
-    assert commit_fenced(table, [], {(TOPIC, 0): (100, 110)}).committed
+    assert commit_fenced(table, [], {(TOPIC, 0): (105, 110)}).committed
 
 
 def test_a_second_run_adds_nothing(tmp_path: Path) -> None:
