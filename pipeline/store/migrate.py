@@ -229,9 +229,11 @@ def _conform(rows: pa.Table) -> pa.Table:
 
     from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 
+    if rows.schema.equals(SAMPLE_SCHEMA):
+        return rows  # a file of the current schema: the usual case
+    have = set(rows.column_names)
     columns = [
-        rows[f.name] if f.name in rows.column_names else pa.nulls(rows.num_rows, f.type)
-        for f in SAMPLE_SCHEMA
+        rows[f.name] if f.name in have else pa.nulls(rows.num_rows, f.type) for f in SAMPLE_SCHEMA
     ]
     return pa.Table.from_arrays(columns, names=SAMPLE_SCHEMA.names).cast(SAMPLE_SCHEMA)
 

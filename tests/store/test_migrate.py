@@ -260,3 +260,20 @@ def test_old_files_stay_unless_remove_old(tmp_path: Path) -> None:
     assert not samples_root(store).exists()
     assert len(ids(store)) == 140
     check_layout(store)
+
+
+def test_a_file_written_before_a_column_existed_migrates_it_as_null(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    store = old_store(tmp_path)
+    first = next(p for p in old_files(store) if "p0000-o000000000000" in p.name)
+    whole = pq.read_table(first)
+    assert whole["engine_version"].null_count == 0
+    older = whole.drop_columns(["engine_version"])
+    pq.write_table(older, first)  # as if written before the column existed
+    migrate(store)
+    stored = table_rows(store)
+    assert len(set(stored["event_id"].to_pylist())) == stored.num_rows == 140
+    versions = dict(zip(stored["event_id"].to_pylist(), stored["engine_version"].to_pylist()))
+    assert {versions[e] for e in older["event_id"].to_pylist()} == {None}
+    assert versions["e100"] == "v1"  # other files keep theirs
