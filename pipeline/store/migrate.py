@@ -312,15 +312,17 @@ def _commit(
 
 def _stored_ids(table: Table) -> pa.Table | None:
     """event_ids the table holds already (an earlier run's rows), or None when empty."""
-    snapshot = table.current_snapshot()
-    if snapshot is None or int((snapshot.summary or {}).get("total-records", "0") or 0) == 0:
+    if _table_rows(table) == 0:
         return None
     return table.scan(selected_fields=("event_id",)).to_arrow()
 
 
 def _table_rows(table: Table) -> int:
+    """Rows in the current snapshot, from its summary (no file is read)."""
     snapshot = table.current_snapshot()
-    return int((snapshot.summary or {}).get("total-records", "0") or 0) if snapshot else 0
+    summary = snapshot.summary if snapshot is not None else None
+    total = summary.get("total-records") if summary is not None else None
+    return int(total) if total else 0
 
 
 def migrate(
@@ -386,7 +388,9 @@ def migrate(
                 data_files = write_data_files(table, rows)
                 failpoints.hit(BEFORE_COMMIT)
                 last = done_marker if n == len(batches) else None
-                _commit(table, data_files, [_name(data_dir, p) for p in batch], report.offsets, last)
+                _commit(
+                    table, data_files, [_name(data_dir, p) for p in batch], report.offsets, last
+                )
                 failpoints.hit(AFTER_COMMIT)
                 report.commits += 1
                 report.files_migrated += len(batch)
@@ -484,4 +488,3 @@ def cmd_migrate(args: argparse.Namespace) -> int:
         )
     print(f"leakline store migrate {report.data_dir}: {report.summary()}", flush=True)
     return 0
-

@@ -98,7 +98,9 @@ def old_store(store: Path) -> Path:
     write(store, range(130, 135), partition=0, offset=100, ts=DAY2, leaking=True)
     write(store, range(0, 60), partition=0, offset=0)
     write(store, range(60, 100), partition=0, offset=60)
-    write(store, range(40, 60), partition=1, offset=0, ingested=T0 + timedelta(hours=1), leaking=True)
+    write(
+        store, range(40, 60), partition=1, offset=0, ingested=T0 + timedelta(hours=1), leaking=True
+    )
     init_store(store)
     return store
 
@@ -154,7 +156,10 @@ def test_a_store_migrates_with_every_event_once_and_the_same_rates(
     stored = table_rows(store)
     assert sorted(stored["event_id"].to_pylist()) == sorted(f"e{i}" for i in range(140))
     # the copy the views keep: the earliest one, and the compacted one
-    kept = {r["event_id"]: r for r in stored.select(["event_id", "src_partition", "leaking"]).to_pylist()}
+    kept = {
+        r["event_id"]: r
+        for r in stored.select(["event_id", "src_partition", "leaking"]).to_pylist()
+    }
     assert all(kept[f"e{i}"]["src_partition"] == 0 for i in range(40, 60))
     assert [kept[f"e{i}"]["leaking"] for i in range(130, 135)] == [
         bool(_labels(i)) for i in range(130, 135)
@@ -274,6 +279,8 @@ def test_a_file_written_before_a_column_existed_migrates_it_as_null(tmp_path: Pa
     migrate(store)
     stored = table_rows(store)
     assert len(set(stored["event_id"].to_pylist())) == stored.num_rows == 140
-    versions = dict(zip(stored["event_id"].to_pylist(), stored["engine_version"].to_pylist()))
+    versions = dict(
+        zip(stored["event_id"].to_pylist(), stored["engine_version"].to_pylist(), strict=True)
+    )
     assert {versions[e] for e in older["event_id"].to_pylist()} == {None}
     assert versions["e100"] == "v1"  # other files keep theirs
