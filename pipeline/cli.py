@@ -55,6 +55,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("engine-sim", "leakline.pipeline.gate.engine.sim", "add_parser"),
     ("tail", "leakline.pipeline.live.tail", "add_parser"),
     ("compact", "leakline.pipeline.store.compact", "add_parser"),
+    ("store", "leakline.pipeline.store.commands", "add_store"),
     ("demo", "leakline.pipeline.demo", "add_demo"),
     ("families", "leakline.pipeline.families.commands", "add_families"),
 )

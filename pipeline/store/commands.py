@@ -12,6 +12,7 @@ from leakline.pipeline.core.command import (
     add_data_dir,
     settings_from_args,
 )
+from leakline.pipeline.core.errors import LeaklineError
 from leakline.pipeline.query.filters import FIELDS, add_filter_args, where_from_args
 from leakline.pipeline.query.stats import SMALL_N
 
@@ -164,3 +165,24 @@ def table_text(columns: list[str], rows: list[tuple[Any, ...]]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     noun = "row" if len(rows) == 1 else "rows"
     return "\n".join(lines) + f"\n({len(rows)} {noun})\n"
+
+
+def add_store(subparsers: Any) -> None:
+    """Register the ``store`` group (actions on the store itself) on the ``leakline``
+    sub-command parsers. Each action's module loads only when ``store`` is asked for."""
+    from leakline.pipeline.store.migrate import add_migrate
+
+    p = add_command(
+        subparsers,
+        "store",
+        _no_action,
+        "work on the store itself: migrate the old Parquet layout into Iceberg",
+        "Actions on the store itself.\n\n"
+        "  migrate   move the old Parquet layout (DATA_DIR/samples) into the Iceberg table",
+    )
+    sub = p.add_subparsers(dest="store_command", metavar="ACTION")
+    add_migrate(sub)
+
+
+def _no_action(args: argparse.Namespace) -> int:
+    raise LeaklineError("store needs an action", hint="leakline store migrate --help")
