@@ -402,8 +402,7 @@ def read_only(
         con = connect_snapshot(data_dir, as_of)
     elif as_of is not None:
         raise StoreError(
-            f"--as-of needs an Iceberg store: the Parquet layout at {data_dir} keeps no "
-            "snapshots",
+            f"--as-of needs an Iceberg store: the Parquet layout at {data_dir} keeps no snapshots",
             hint="drop --as-of, or read a store written with `leakline worker --store iceberg`",
         )
     else:

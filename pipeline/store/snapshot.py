@@ -70,7 +70,9 @@ def resolve_snapshot(table: Table, as_of: str | None) -> Snapshot | None:
     if text.isdigit():
         snapshot = table.snapshot_by_id(int(text))
         if snapshot is None:
-            raise StoreError(f"--as-of {text}: the table has no snapshot with that id", hint=_known(table))
+            raise StoreError(
+                f"--as-of {text}: the table has no snapshot with that id", hint=_known(table)
+            )
         return snapshot
     from leakline.pipeline.query.filters import parse_time
 
@@ -148,7 +150,9 @@ def _create_table(con: duckdb.DuckDBPyConnection, name: str, rows: pa.Table) -> 
         con.unregister("_arrow_rows")
 
 
-def samples_view_sql(con: duckdb.DuckDBPyConnection, table: Table, files: SnapshotFiles) -> list[str]:
+def samples_view_sql(
+    con: duckdb.DuckDBPyConnection, table: Table, files: SnapshotFiles
+) -> list[str]:
     """The sample views over one snapshot, with the names of the Parquet layout's views.
 
     ``samples`` is every row of the snapshot: no dedupe, the table is exactly-once. The
@@ -178,7 +182,6 @@ def samples_view_sql(con: duckdb.DuckDBPyConnection, table: Table, files: Snapsh
         "CREATE OR REPLACE VIEW samples_compacted AS SELECT * FROM samples_all",
         "CREATE OR REPLACE VIEW samples_parts AS SELECT * FROM samples_all WHERE false",
         "CREATE OR REPLACE VIEW samples_fresh AS SELECT * FROM samples_parts",
-        "CREATE OR REPLACE VIEW samples_files AS\n"
-        f"SELECT unnest({_sql_list(files.paths)}) AS file",
+        f"CREATE OR REPLACE VIEW samples_files AS\nSELECT unnest({_sql_list(files.paths)}) AS file",
         "CREATE OR REPLACE VIEW samples AS SELECT * FROM samples_all",
     ]
