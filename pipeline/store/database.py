@@ -427,6 +427,8 @@ def connect_snapshot(data_dir: Path, as_of: str | None = None) -> duckdb.DuckDBP
     try:
         # the review views name their files relative to the data dir, as in the DuckDB file
         con.execute("SET file_search_path = ?", [str(data_dir.resolve())])
+        # a snapshot's files never change: read each footer once, not once per view bound
+        con.execute("SET parquet_metadata_cache = true")
         samples = snapshot.samples_view_sql(con, table, files)
         reviews = None
         if not any(reviews_root(data_dir).glob("*.parquet")):
