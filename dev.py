@@ -2,7 +2,8 @@
 """Set-up and tasks in one place (the project's Makefile equivalent).
 
     python3 dev.py demo      # create .venv, install leakline + the embedded broker, run `leakline demo`
-    python3 dev.py test      # create .venv, install leakline[dev], Debian's chromium and promtool, lint,
+    python3 dev.py test      # create .venv, install leakline[dev], Debian's chromium and promtool,
+                             # .venv-iceberg-reader (DuckDB's iceberg extension), lint,
                              # build the docs (mkdocs --strict), run every test
     python3 dev.py lint      # ruff + mypy only
     python3 dev.py docs      # build the docs site into build/site (mkdocs --strict)
@@ -57,6 +58,36 @@ def ensure_venv(extra: str) -> None:
             f".[{extra}]",
         )
         stamp.touch()
+
+
+# another Iceberg reader for tests/store/test_other_engine.py: DuckDB's iceberg extension,
+# which ships for duckdb 1.5.5 only (leakline itself uses a newer DuckDB), in its own venv
+ICEBERG_READER = Path(os.environ.get("LEAKLINE_ICEBERG_READER_VENV", ROOT / ".venv-iceberg-reader"))
+ICEBERG_READER_PINS = (
+    "duckdb==1.5.5",
+    "duckdb-extension-avro==1.5.5",
+    "duckdb-extension-iceberg==1.5.5",
+)
+
+
+def ensure_iceberg_reader() -> None:
+    """The side venv with the pinned reader, installed at set-up (never at test time)."""
+    python = ICEBERG_READER / "bin" / "python"
+    stamp = ICEBERG_READER / ".installed"
+    if stamp.exists() and stamp.read_text() == "\n".join(ICEBERG_READER_PINS):
+        return
+    if not python.exists():
+        venv.EnvBuilder(with_pip=True).create(ICEBERG_READER)
+    sh(
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        *ICEBERG_READER_PINS,
+    )
+    stamp.write_text("\n".join(ICEBERG_READER_PINS))
 
 
 def lock() -> None:
@@ -162,6 +193,7 @@ def main(argv: list[str]) -> int:
     elif task == "test":
         ensure_venv("dev")
         ensure_test_tools()
+        ensure_iceberg_reader()
         lint()
         docs()
         # the slowest tests are listed at the end, to keep an eye on the CI time

@@ -201,9 +201,9 @@ def register(
     configure(parser)
 
 
-def add_data_dir(p: argparse.ArgumentParser) -> None:
+def add_data_dir(p: argparse.ArgumentParser, as_of: bool = False) -> None:
     """``--data-dir`` and ``--catalog``, the same for every command that reads or writes a
-    store."""
+    store; with ``as_of``, also ``--as-of`` (for commands that only read it)."""
     p.add_argument(
         "--data-dir",
         metavar="DIR",
@@ -218,6 +218,13 @@ def add_data_dir(p: argparse.ArgumentParser) -> None:
         "SQLite in the data directory): a SQLAlchemy URI (postgresql+psycopg://…) or a "
         "catalog name from .pyiceberg.yaml / PYICEBERG_CATALOG__<NAME>__*",
     )
+    if as_of:
+        p.add_argument(
+            "--as-of",
+            metavar="TIME|SNAPSHOT_ID",
+            help="read the Iceberg store as it was: the snapshot current at TIME (RFC 3339, "
+            "or a duration ago such as 2h), or the snapshot with that id (default: now)",
+        )
 
 
 class CatalogAction(argparse.Action):

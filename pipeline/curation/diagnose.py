@@ -1084,7 +1084,7 @@ explain at least one event. Ranked by excess, then evidence strength
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    add_data_dir(p)
+    add_data_dir(p, as_of=True)
     p.add_argument(
         "--version",
         dest="engine_version",
@@ -1120,7 +1120,7 @@ def cmd_diagnose(args: argparse.Namespace) -> int:
     if not args.include_gate:
         where = where.production_only()
     activate_data_dir(settings.data_dir)  # imported families join the built-in table
-    with read_only(settings.data_dir) as con:
+    with read_only(settings.data_dir, as_of=args.as_of) as con:
         result = diagnose_store(
             con,
             engine_version=args.engine_version,

@@ -659,6 +659,7 @@ def run_export(
     regression: Path | None = None,
     on_mismatch: str = "skip",
     show_progress: bool = True,
+    as_of: str | None = None,
 ) -> ExportResult:
     from leakline.pipeline.core.progress import progress_bar
     from leakline.pipeline.store.database import read_only, require_store
@@ -671,7 +672,7 @@ def run_export(
     bar_or_none: Any = progress_bar() if show_progress else _NoBar()
     with bar_or_none as bar:
         read = bar.add_task("reading the store", total=None)
-        with read_only(data_dir) as con:
+        with read_only(data_dir, as_of=as_of) as con:
             rows = fetch_candidates(
                 con, data_dir, flt, lambda n, t: bar.update(read, completed=n, total=t)
             )
@@ -735,7 +736,7 @@ def _cap(text: str) -> int:
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    add_data_dir(p)
+    add_data_dir(p, as_of=True)
     p.add_argument("--out", metavar="DIR", type=Path, help="write samples.jsonl/.parquet here")
     p.add_argument(
         "--regression", metavar="DIR", type=Path, help="also write regression cases to DIR"
@@ -839,6 +840,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         regression=args.regression,
         on_mismatch=args.on_mismatch,
         show_progress=not args.quiet,
+        as_of=args.as_of,
     )
     if result.samples is not None:
         counts = result.samples["counts"]

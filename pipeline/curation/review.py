@@ -337,7 +337,7 @@ Scripted:
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    add_data_dir(p)
+    add_data_dir(p, as_of=True)
     p.add_argument("--list", action="store_true", help="list pending samples and exit")
     p.add_argument(
         "--accept", action="append", default=[], metavar="EVENT_ID", help="accept machine labels"
@@ -420,6 +420,11 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     if args.limit is not None and args.limit <= 0:
         raise LeaklineError("--limit must be positive", hint="e.g. --limit 20")
+    if args.as_of is not None and (not args.list or args.accept or args.set):
+        raise LeaklineError(
+            "--as-of lists samples as they were; a review decides on the store as it is",
+            hint="use --as-of with --list only",
+        )
     settings = from_env(data_dir=args.data_dir)
     data_dir = settings.data_dir
     flt = ReviewFilter(
@@ -445,7 +450,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         path = writer.flush()
         print(f"stored {count} review(s) in {path}")
         return 0
-    with read_only(data_dir) as con:
+    with read_only(data_dir, as_of=args.as_of) as con:
         rows = pending(con, data_dir, flt)
     if args.list:
         from leakline.pipeline.core.term import safe

@@ -31,9 +31,10 @@ def add_rates(subparsers: Any) -> None:
         "Fields for --by and --where: " + ", ".join(FIELDS) + ".\n\n"
         "examples:\n"
         "  leakline rates --by engine.version,model.name --since 7d\n"
-        "  leakline rates --by parsers.reasoning --where engine.name=vllm --format json",
+        "  leakline rates --by parsers.reasoning --where engine.name=vllm --format json\n"
+        "  leakline rates --as-of 2026-11-02T00:00:00Z   (an Iceberg store, before a backfill)",
     )
-    add_data_dir(p)
+    add_data_dir(p, as_of=True)
     p.add_argument(
         "--by",
         default="engine.version",
@@ -69,7 +70,7 @@ def cmd_rates(args: argparse.Namespace) -> int:
     )
     if not args.include_gate:
         where = where.production_only()
-    with read_only(settings.data_dir) as con:
+    with read_only(settings.data_dir, as_of=args.as_of) as con:
         rows = query_rates(con, by, where)
     print_rates(rows, by, args.format, sys.stdout, title_note=f"where: {where.describe()}")
     lost = quarantine_summary(settings.data_dir)  # unreadable files moved out of the store

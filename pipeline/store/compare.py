@@ -258,7 +258,7 @@ def render_table(result: dict[str, Any], width: int | None = None) -> str:
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("selector_a", metavar="SELECTOR_A", help="e.g. engine.version=0.31.0")
     p.add_argument("selector_b", metavar="SELECTOR_B", help="e.g. engine.version=0.32.0")
-    add_data_dir(p)
+    add_data_dir(p, as_of=True)
     p.add_argument(
         "--by",
         default="label",
@@ -304,7 +304,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise LeaklineError("--alpha and --power must be between 0 and 1 (exclusive)")
     settings = from_env(data_dir=args.data_dir)
     by = None if args.by == "label" else args.by
-    with read_only(settings.data_dir) as con:
+    with read_only(settings.data_dir, as_of=args.as_of) as con:
         result = run_compare(
             con, args.selector_a, args.selector_b, shared, by, args.alpha, args.power, args.detect
         )

@@ -28,6 +28,7 @@ from leakline.pipeline.query.filters import (
     parse_time,
 )
 from leakline.pipeline.query.stats import wilson_sql
+from leakline.pipeline.store.catalog import CATALOG_FILE, is_iceberg_store
 from leakline.pipeline.store.layout import (
     ALL_GLOB,
     COMPACT_GLOB,
@@ -187,11 +188,16 @@ SELECT * FROM samples_fresh""",
     ]
 
 
-def view_sql(data_dir: Path) -> list[str]:
+def view_sql(
+    data_dir: Path, samples: list[str] | None = None, reviews: str | None = None
+) -> list[str]:
+    """Every view and macro of the store. ``samples`` replaces the sample views of the
+    Parquet layout (``snapshot.samples_view_sql`` for an Iceberg snapshot); ``reviews``
+    is what ``reviews_all`` selects from (see ``review_view_sql``)."""
     labels = _label_columns()
     label_list = "[" + ", ".join(f"'{label}'" for label in ALL_LABELS) + "]"
     return [
-        *samples_view_sql(data_dir),
+        *(samples_view_sql(data_dir) if samples is None else samples),
         *macro_sql(),
         # rate views count production traffic; gate replays (source = 'gate') stay out
         f"""CREATE OR REPLACE VIEW leak_rates AS
@@ -248,7 +254,7 @@ WITH per_action AS (
 SELECT *, round(events / sum(events) OVER (PARTITION BY engine_name, engine_version), 4) AS share
 FROM per_action
 ORDER BY engine_name, engine_version, events DESC""",
-        *review_view_sql(data_dir),
+        *review_view_sql(data_dir, source=reviews),
     ]
 
 
@@ -263,19 +269,22 @@ def macro_sql() -> list[str]:
     ]
 
 
-def review_view_sql(data_dir: Path, temp: bool = False) -> list[str]:
+def review_view_sql(data_dir: Path, temp: bool = False, source: str | None = None) -> list[str]:
     """Reviewed labels beside the machine ones: the newest review per event_id wins.
 
     ``samples_reviewed`` is ``samples`` plus ``effective_labels`` (reviewed labels when a
     review exists, else the machine ``labels``), ``label_source`` ('machine' |
     'reviewed'), ``reviewer``, ``reviewed_at`` and ``review_note``. ``temp`` makes
     session-only views, for a read-only connection to a store created before reviews.
+    ``source`` is a relation to read the reviews from instead of their Parquet files (a
+    zero-row table while a read-only Iceberg store has none).
     """
     glob = (reviews_root(Path()) / "*.parquet").as_posix().replace("'", "''")
     kind = "TEMP VIEW" if temp else "VIEW"
+    reviews = source or f"read_parquet('{glob}', union_by_name = true)"
     return [
         f"""CREATE OR REPLACE {kind} reviews_all AS
-SELECT * FROM read_parquet('{glob}', union_by_name = true)""",
+SELECT * FROM {reviews}""",
         f"""CREATE OR REPLACE {kind} reviews_latest AS
 SELECT * FROM reviews_all
 QUALIFY row_number() OVER (PARTITION BY event_id ORDER BY reviewed_at DESC, review_id DESC) = 1""",
@@ -369,7 +378,10 @@ def init_store(data_dir: Path, timeout_s: float = 30.0) -> Path:
 
 
 def require_store(data_dir: Path) -> Path:
-    """The store's DuckDB file; a clear error (with what to do) when there is none."""
+    """The store's DuckDB file (its catalog's file for an Iceberg store); a clear error
+    (with what to do) when there is none."""
+    if is_iceberg_store(data_dir):
+        return data_dir / CATALOG_FILE
     path = db_path(data_dir)
     if not path.exists():
         raise StoreError(
@@ -380,14 +392,64 @@ def require_store(data_dir: Path) -> Path:
 
 
 @contextmanager
-def read_only(data_dir: Path, timeout_s: float = 10.0) -> Iterator[duckdb.DuckDBPyConnection]:
-    require_store(data_dir)
-    con = _connect_waiting(data_dir, read_only=True, timeout_s=timeout_s)
+def read_only(
+    data_dir: Path, timeout_s: float = 10.0, as_of: str | None = None
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection with the store's views, for reading. An Iceberg store is read at one
+    snapshot: the current one, or the one ``as_of`` (a time or a snapshot id) names."""
+    iceberg = is_iceberg_store(data_dir)
+    if iceberg:
+        con = connect_snapshot(data_dir, as_of)
+    elif as_of is not None:
+        raise StoreError(
+            f"--as-of needs an Iceberg store: the Parquet layout at {data_dir} keeps no snapshots",
+            hint="drop --as-of, or read a store written with `leakline worker --store iceberg`",
+        )
+    else:
+        require_store(data_dir)
+        con = _connect_waiting(data_dir, read_only=True, timeout_s=timeout_s)
     try:
-        _refuse_foreign_views(con, data_dir)
+        if not iceberg:
+            _refuse_foreign_views(con, data_dir)
         yield con
     finally:
         con.close()
+
+
+def connect_snapshot(data_dir: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with every view of the store over ONE snapshot of
+    the Iceberg samples table (``snapshot``); reviews stay Parquet files in the data dir."""
+    from leakline.pipeline.store import snapshot
+
+    table = snapshot.load_samples(data_dir)
+    files = snapshot.plan(table, snapshot.resolve_snapshot(table, as_of))
+    con = duckdb.connect(":memory:")
+    try:
+        # the review views name their files relative to the data dir, as in the DuckDB file
+        con.execute("SET file_search_path = ?", [str(data_dir.resolve())])
+        # a snapshot's files never change: read each footer once, not once per view bound
+        con.execute("SET parquet_metadata_cache = true")
+        samples = snapshot.samples_view_sql(con, table, files)
+        reviews = None
+        if not any(reviews_root(data_dir).glob("*.parquet")):
+            from leakline.pipeline.store.reviews import REVIEW_SCHEMA
+
+            con.register("_no_reviews", REVIEW_SCHEMA.empty_table())
+            con.execute("CREATE TABLE reviews_none AS SELECT * FROM _no_reviews")
+            con.unregister("_no_reviews")
+            reviews = "reviews_none"
+        for sql in view_sql(data_dir, samples=samples, reviews=reviews):
+            con.execute(sql)
+    except duckdb.Error as exc:
+        con.close()
+        raise StoreError(
+            f"cannot read snapshot {files.snapshot_id} of the store at {data_dir}: {exc}",
+            hint="a data file of the snapshot is missing or unreadable: check the warehouse",
+        ) from exc
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def _refuse_foreign_views(con: duckdb.DuckDBPyConnection, data_dir: Path) -> None:
