@@ -7,6 +7,7 @@ categories at one choke point so callers never match error strings.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -397,7 +398,7 @@ def read_only(
 ) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection with the store's views, for reading. An Iceberg store is read at one
     snapshot: the current one, or the one ``as_of`` (a time or a snapshot id) names."""
-    iceberg = is_iceberg_store(data_dir)
+    iceberg = is_iceberg_store(data_dir) and not _migration_unfinished(data_dir)
     if iceberg:
         con = connect_snapshot(data_dir, as_of)
     elif as_of is not None:
@@ -414,6 +415,26 @@ def read_only(
         yield con
     finally:
         con.close()
+
+
+def _migration_unfinished(data_dir: Path) -> bool:
+    """An old-layout store whose move into the table has not finished (`store migrate`
+    was stopped, or runs now): until it does, the old layout is the whole truth and the
+    table only part of it, so readers stay on the old layout."""
+    if not db_path(data_dir).exists():
+        return False
+    from leakline.pipeline.store.migrate import check_layout
+
+    try:
+        check_layout(data_dir)
+    except StoreError:
+        print(
+            f"note: {data_dir} still reads the old store layout: its migration into the "
+            "Iceberg table has not finished (run `leakline store migrate`)",
+            file=sys.stderr,
+        )
+        return True
+    return False
 
 
 def connect_snapshot(data_dir: Path, as_of: str | None = None) -> duckdb.DuckDBPyConnection:
