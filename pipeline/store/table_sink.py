@@ -23,7 +23,7 @@ from leakline.pipeline.store.offsets import (
     committed_offsets,
     write_data_files,
 )
-from leakline.pipeline.store.tables import samples_table
+from leakline.pipeline.store.tables import SAMPLES, samples_table
 
 if TYPE_CHECKING:
     from pyiceberg.manifest import DataFile
@@ -53,7 +53,8 @@ class TableSink:
     """The samples table of one data directory's catalog, opened once per worker."""
 
     def __init__(self, data_dir: Path, catalog: str | None = None) -> None:
-        self.table: Table = samples_table(open_catalog(data_dir, catalog))
+        self.catalog = open_catalog(data_dir, catalog)
+        self.table: Table = samples_table(self.catalog)
 
     def write(self, rows: pa.Table) -> list[DataFile]:
         """Data files for ``rows``, written but not yet part of the table."""
@@ -66,6 +67,6 @@ class TableSink:
         return commit_fenced(self.table, files, ranges)
 
     def offsets(self) -> dict[TopicPartition, int]:
-        """Where each source partition resumes, as the table's current snapshot says."""
-        self.table.refresh()
-        return committed_offsets(self.table)
+        """Where each source partition resumes, as the table's current snapshot says.
+        A table object of its own: a commit may be refreshing ``self.table`` meanwhile."""
+        return committed_offsets(self.catalog.load_table(SAMPLES))

@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import orjson
+import pyarrow as pa
 import pytest
 from leakline_testkit import WorkerProcess, spawn_worker
 
@@ -20,6 +21,7 @@ from leakline.pipeline.kafka.io import ensure_topics, produce
 from leakline.pipeline.simulate.traffic_model import simulate
 from leakline.pipeline.store.catalog import open_catalog
 from leakline.pipeline.store.offsets import committed_offsets
+from leakline.pipeline.store.table_sink import keep_rows
 from leakline.pipeline.store.tables import SAMPLES
 from leakline.pipeline.worker.table_writer import TableWriter
 
@@ -60,6 +62,13 @@ def test_positioning_resumes_after_what_is_held_unless_the_table_moved_on() -> N
     assert writer.position([0], {0: 7}) == {0: 7}
     assert writer.fenced().ranges == {0: (0, 2)} and writer.expected == {}
     assert writer.admit([(0, 7, "c")], writer.epoch).refused == 1  # until positioned
+
+
+def test_keep_rows_keeps_only_the_admitted_ranges() -> None:
+    rows = pa.table({"src_partition": [0, 0, 0, 1, 1, 2], "src_offset": [4, 5, 6, 0, 1, 9]})
+    kept = keep_rows(rows, {0: (5, 7), 1: (1, 2)})
+    assert list(zip(*kept.to_pydict().values(), strict=True)) == [(0, 5), (0, 6), (1, 1)]
+    assert keep_rows(rows, {}).num_rows == 0
 
 
 # -- real processes --------------------------------------------------------------------
