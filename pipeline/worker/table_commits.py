@@ -101,7 +101,7 @@ class TableStore:
         if admission.reseek:
             log.warning("records went missing between batches; positioning the consumer again")
             self.reposition()
-        if not self.app.consumer.flow_active:  # a rebalance or shutdown waits for the acks
+        if not cast(Any, self.app.consumer).flow_active:  # a rebalance or shutdown waits for acks
             self.wake.set()
         return rows.num_rows if admission.kept else 0
 
