@@ -50,15 +50,19 @@ def keep_rows(rows: pa.Table, kept: Kept) -> pa.Table:
 
 
 class TableSink:
-    """The samples table of one data directory's catalog, opened once per worker."""
+    """The samples table of one data directory's catalog, opened once per worker.
+    ``write`` and ``commit`` may run at once in two threads, each one at a time."""
 
     def __init__(self, data_dir: Path, catalog: str | None = None) -> None:
         self.catalog = open_catalog(data_dir, catalog)
+        # one table object per thread of use: pyiceberg's table metadata is not safe to
+        # read in one thread (a write) while another copies it (a commit)
         self.table: Table = samples_table(self.catalog)
+        self.writing: Table = self.catalog.load_table(SAMPLES)
 
     def write(self, rows: pa.Table) -> list[DataFile]:
         """Data files for ``rows``, written but not yet part of the table."""
-        return write_data_files(self.table, rows)
+        return write_data_files(self.writing, rows)
 
     def commit(
         self, files: list[DataFile], ranges: Mapping[TopicPartition, tuple[int, int]]

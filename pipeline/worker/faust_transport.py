@@ -107,11 +107,12 @@ class _Consumer(faust_aiokafka.Consumer):
             committed[tp] = offset  # Faust's read and committed offsets follow it
         return committed
 
-    async def reposition(self) -> None:
-        """Seek the assigned partitions again, as after a rebalance (records collected
-        but not delivered are fetched again)."""
+    async def reposition(self, offsets: Mapping[TP, int]) -> None:
+        """Seek these partitions while the flow runs (records collected but not yet
+        delivered are dropped: they are fetched again from there)."""
         self._pending = []
-        await self.perform_seek()
+        for tp, offset in offsets.items():
+            await self.seek(tp, offset)  # sets Faust's read offset too
 
     async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
         route: BatchRoute | None = getattr(self.app, "batch_route", None)

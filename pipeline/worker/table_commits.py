@@ -80,9 +80,19 @@ class TableStore:
 
     def reposition(self) -> None:
         # always a new one: a positioning already under way may predate a fence
-        task = asyncio.ensure_future(cast(Any, self.app.consumer).reposition())
+        task = asyncio.ensure_future(self._reposition())
         self.repositioning.add(task)
         task.add_done_callback(self.repositioning.discard)
+
+    async def _reposition(self) -> None:
+        """Seek the assigned partitions where the table (or a dropped range) says, while
+        the flow runs: Faust's own seek to committed offsets is for rebalances."""
+        consumer = cast(Any, self.app.consumer)
+        try:
+            offsets = await self.resume(sorted(consumer.assignment()))
+            await consumer.reposition(offsets)
+        except Exception:  # a rebalance under way positions the consumer anyway
+            log.warning("positioning the consumer failed", exc_info=True)
 
     # -- batches -----------------------------------------------------------------------
 

@@ -71,6 +71,8 @@ class TableWriter(Generic[A]):
         self.epoch = 0  # bumped at every seek: batches fetched before it are refused
         self.pending: Pending[A] = Pending()
         self.committing: Pending[A] | None = None  # taken by a commit in progress
+        # where dropped ranges began, for partitions the table has no offset of yet
+        self.dropped_from: dict[int, int] = {}
 
     # -- positioning -------------------------------------------------------------------
 
@@ -82,11 +84,13 @@ class TableWriter(Generic[A]):
         resume: dict[int, int] = {}
         expected: dict[int, int | None] = {}
         for partition in partitions:
-            end = self._continuation(partition, table.get(partition))
+            at = table.get(partition, self.dropped_from.get(partition))
+            end = self._continuation(partition, at)
             expected[partition] = end
             if end is not None:
                 resume[partition] = end
         self.expected = expected
+        self.dropped_from = {}
         return resume
 
     def _continuation(self, partition: int, at: int | None) -> int | None:
@@ -156,6 +160,9 @@ class TableWriter(Generic[A]):
     def fenced(self) -> Pending[A]:
         """Another owner stored a range of the commit: it is dropped, and so is all that
         came after it. Returns what came after (its files are for deletion)."""
+        for held in (self.committing, self.pending):
+            for partition, (first, _nxt) in (held.ranges if held else {}).items():
+                self.dropped_from.setdefault(partition, first)
         later, self.pending, self.committing = self.pending, Pending(), None
         self.expected = {}  # nothing is admitted until the consumer is positioned again
         return later

@@ -62,6 +62,12 @@ def test_positioning_resumes_after_what_is_held_unless_the_table_moved_on() -> N
     assert writer.position([0], {0: 7}) == {0: 7}
     assert writer.fenced().ranges == {0: (0, 2)} and writer.expected == {}
     assert writer.admit([(0, 7, "c")], writer.epoch).refused == 1  # until positioned
+    # a commit dropped on a partition the table never saw: resume where the drop began
+    fresh: TableWriter[str] = TableWriter(EVENTS)
+    assert fresh.position([0], {}) == {}
+    fresh.hold(fresh.admit([(0, 3, "a"), (0, 4, "b")], fresh.epoch), [])
+    assert fresh.take() is not None and fresh.fenced().ranges == {}
+    assert fresh.position([0], {}) == {0: 3}
 
 
 def test_keep_rows_keeps_only_the_admitted_ranges() -> None:
