@@ -102,17 +102,22 @@ class _Consumer(faust_aiokafka.Consumer):
         resume: ResumeOffsets | None = getattr(self.app, "resume_offsets", None)
         if resume is None:
             return committed
-        for tp, offset in (await resume(sorted(self.assignment()))).items():
-            await self._seek(tp, offset)
-            committed[tp] = offset  # Faust's read and committed offsets follow it
+        wanted = await resume(sorted(self.assignment()))
+        still = self.assignment()  # a rebalance may have begun while the table was read
+        for tp, offset in wanted.items():
+            if tp in still:
+                await self._seek(tp, offset)
+                committed[tp] = offset  # Faust's read and committed offsets follow it
         return committed
 
     async def reposition(self, offsets: Mapping[TP, int]) -> None:
         """Seek these partitions while the flow runs (records collected but not yet
         delivered are dropped: they are fetched again from there)."""
         self._pending = []
+        still = self.assignment()
         for tp, offset in offsets.items():
-            await self.seek(tp, offset)  # sets Faust's read offset too
+            if tp in still:
+                await self.seek(tp, offset)  # sets Faust's read offset too
 
     async def getmany(self, timeout: float) -> AsyncIterator[tuple[TP, Message]]:
         route: BatchRoute | None = getattr(self.app, "batch_route", None)
