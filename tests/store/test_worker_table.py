@@ -133,6 +133,20 @@ def _setup(broker: object, partitions: int) -> None:
     )
 
 
+def _holds_uncommitted(worker: WorkerProcess) -> bool:
+    """Positioned at least twice (its start, then the rebalance a second worker caused),
+    and its newest batch that stored rows came after its newest commit."""
+    lines = worker.log_text().splitlines()
+    if sum("resuming gateway.events from the table" in line for line in lines) < 2:
+        return False
+    for line in reversed(lines):
+        if " committed " in line:
+            return False
+        if "batch of" in line and "stored 0," not in line:
+            return True
+    return False
+
+
 EXTRA = ("--store", "iceberg", "--commit-interval", "1", "--batch-size", "200")
 
 
@@ -202,9 +216,16 @@ def test_a_stale_owner_paused_across_a_rebalance_is_fenced(broker, tmp_path: Pat
         while "ready for batches" not in other.log_text():
             assert time.monotonic() < deadline, other.log_text()[-3000:]
             time.sleep(0.5)
-        _send(broker.bootstrap, payloads[300:1500])
-        time.sleep(2.5)  # both workers have fetched and written, not yet committed
+        # feed until the first worker, past the rebalance that gave the second its share,
+        # has stored a batch that it has not committed yet; then pause it right there
+        sent, deadline = 300, time.monotonic() + 90
+        while not _holds_uncommitted(stale):
+            assert sent < 1500 and time.monotonic() < deadline, stale.log_text()[-3000:]
+            _send(broker.bootstrap, payloads[sent : sent + 50])
+            sent += 50
+            time.sleep(0.3)
         os.kill(stale.proc.pid, signal.SIGSTOP)
+        _send(broker.bootstrap, payloads[sent:1500])
         # the group drops it (session timeout 6 s); the other takes every partition
         _send(broker.bootstrap, payloads[1500:2500])
         _wait_for(data_dir, 2500, (other,), 120)
