@@ -122,6 +122,10 @@ class Settings:
     # seconds (0 = off), parts not modified for compact_grace_s seconds
     compact_every_s: float = 300.0
     compact_grace_s: float = 600.0
+    # where the worker stores rows: "parquet" (the part-file layout) or "iceberg" (the
+    # samples table, committed with its Kafka offsets every commit_interval_s seconds)
+    store: str = "parquet"
+    commit_interval_s: float = 5.0
     worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
 
     @property

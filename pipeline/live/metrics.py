@@ -97,6 +97,11 @@ class WorkerMetrics:
             "Periodic compactions (or days of one) that failed",
             registry=r,
         )
+        self.store_fenced = Counter(
+            "leakline_store_fenced_batches",
+            "Iceberg commits dropped by the fence: another owner had stored their offsets",
+            registry=r,
+        )
         self.model_reload_failures = Counter(
             "leakline_model_reload_failures",
             "Promoted classifiers a batch process refused (hash or parse check failed); "

@@ -9,6 +9,10 @@ delivery, writes the Parquet files, and only then acknowledges the batch's recor
 next batches overlaps with finishing this one (``pipeline_depth``). A crash or
 shutdown before the write therefore means redelivery, never loss; a crash after the
 write means a duplicate row that the DuckDB views drop by event_id.
+
+With ``--store iceberg`` the rows go to the Iceberg samples table instead, exactly once:
+files written per batch, one fenced commit per interval that carries the Kafka offsets,
+and the acks after it (``pipeline/worker/table_commits.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from leakline.pipeline.worker.faust_transport import BatchRoute, LeaklineApp
 from leakline.pipeline.worker.liveness import Heartbeat, start_liveness
 from leakline.pipeline.worker.marker_learner import WorkerLearner
 from leakline.pipeline.worker.offload import BatchConfig, ChildProcessor, InlineProcessor
+from leakline.pipeline.worker.table_commits import TableStore
 
 if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
     from leakline.pipeline.live.web.views import LiveState
@@ -55,6 +60,7 @@ if TYPE_CHECKING:  # the web package is imported only when the dashboard is on
 log = logging.getLogger("leakline.worker")
 
 SINK_RETRIES = 5
+ICEBERG = "iceberg"  # Settings.store: the Iceberg samples table
 
 
 def too_large(exc: BaseException | None) -> bool:
@@ -174,8 +180,21 @@ def build_app(
         from leakline.pipeline.ingest.otlp import mount_otlp_on_worker
 
         mount_otlp_on_worker(app, settings)  # POST /v1/traces (OTLP/HTTP), same middleware
-    sink = ParquetSink(settings.data_dir)
-    if settings.compact_every_s > 0:
+    # --store iceberg: the samples table, committed with its offsets (table_commits.py);
+    # else the Parquet part files, compacted in the background
+    table_store = TableStore(app, settings, metrics) if settings.store == ICEBERG else None
+    sink = ParquetSink(settings.data_dir) if table_store is None else None
+    if table_store is not None:
+
+        @app.task
+        async def commit_table() -> None:  # noqa: F841
+            await table_store.run()
+
+        @app.on_partitions_revoked.connect  # type: ignore[arg-type]
+        async def _forget_revoked(sender: Any, *args: Any, **kw: Any) -> None:
+            table_store.revoked(args[0] if args else kw.get("revoked", ()))
+
+    elif settings.compact_every_s > 0:
         from leakline.pipeline.store.compact import compact
 
         @app.timer(interval=settings.compact_every_s)
@@ -268,6 +287,7 @@ def build_app(
         ledger.add(dead.source for dead, _ in dead_sent)
 
     async def write(result: BatchResult) -> None:
+        assert sink is not None
         table = result.rows.table()
         delay = 0.5
         for attempt in range(1, SINK_RETRIES + 1):
@@ -318,7 +338,7 @@ def build_app(
     # collects the next. Acks stay in the order the batches were taken.
     pipeline_depth = processor.processes + 1
     in_flight = asyncio.Semaphore(pipeline_depth)
-    finishing: asyncio.Queue[tuple[list[Message], asyncio.Future[BatchResult], float]] = (
+    finishing: asyncio.Queue[tuple[list[Message], int, asyncio.Future[BatchResult], float]] = (
         asyncio.Queue()
     )
 
@@ -334,7 +354,7 @@ def build_app(
             os._exit(70)
 
     async def finish_one(
-        messages: list[Message], pending: asyncio.Future[BatchResult], started: float
+        messages: list[Message], epoch: int, pending: asyncio.Future[BatchResult], started: float
     ) -> None:
         await failpoints.pause("before_finish")  # backpressure tests: a slow worker
         try:
@@ -354,19 +374,24 @@ def build_app(
             log.critical("publishing a batch failed; exiting without committing", exc_info=True)
             os._exit(70)
         failpoints.hit("after_publish")
-        await write(result)
+        if table_store is None:
+            await write(result)
+            stored = len(result.rows)
+        else:  # acknowledged after the commit that holds it
+            stored = await table_store.store(messages, epoch, result.rows.table())
         failpoints.hit("after_write")
         metrics.observe_batch(stats, (dead.reason for dead in result.dead_letters))
         metrics.observe_model(processor.model_version, processor.take_refusals())
         learner.observe(result.markers)
-        ack = app.consumer.ack
-        for message in messages:
-            ack(message)
+        if table_store is None:
+            ack = app.consumer.ack
+            for message in messages:
+                ack(message)
         in_flight.release()
         log.info(
             "batch of %d: stored %d, leaking %d, dead-lettered %d in %.0f ms",
             len(messages),
-            len(result.rows),
+            stored,
             len(result.samples),
             len(result.dead_letters),
             (time.perf_counter() - started) * 1000,
@@ -377,7 +402,9 @@ def build_app(
     batches_channel = app.channel(maxsize=pipeline_depth)
 
     async def deliver(messages: list[Message]) -> None:
-        await batches_channel.send(value=messages)
+        # with the epoch of the table store's positioning they were fetched in
+        epoch = table_store.epoch if table_store is not None else 0
+        await batches_channel.send(value=(epoch, messages))
 
     app.topics.add(events_topic)  # subscribed and acknowledged like an agent's topic
     app.route_batches(
@@ -387,7 +414,7 @@ def build_app(
     )
 
     @app.agent(batches_channel)
-    async def detect(stream: faust.StreamT[list[Message]]) -> None:  # noqa: F841
+    async def detect(stream: faust.StreamT[tuple[int, list[Message]]]) -> None:  # noqa: F841
         # the mypyc build is faster (detectors/native.py): say which one runs. The
         # detectors come first: benchmarks/harness.py reads the word after "detectors: "
         log.info(
@@ -409,7 +436,7 @@ def build_app(
             live.ready = True
         finisher = asyncio.ensure_future(finish())
         try:
-            async for messages in stream:
+            async for epoch, messages in stream:
                 await in_flight.acquire()
                 started = time.perf_counter()
                 records = [
@@ -417,7 +444,7 @@ def build_app(
                     for m in messages
                 ]
                 finishing.put_nowait(
-                    (messages, asyncio.ensure_future(processor.process(records)), started)
+                    (messages, epoch, asyncio.ensure_future(processor.process(records)), started)
                 )
         finally:
             # batches not acknowledged by now are redelivered to whoever takes the partitions

@@ -178,6 +178,22 @@ def add_worker(subparsers: Any) -> None:
         metavar="SECONDS",
         help="only merge parts not modified for this long",
     )
+    p.add_argument(
+        "--store",
+        choices=["parquet", "iceberg"],
+        default="parquet",
+        help="parquet: part files under DATA_DIR/samples (the default); iceberg: the "
+        "Iceberg samples table of --catalog, exactly once (each commit carries its Kafka "
+        "offsets, and the worker resumes where the table says)",
+    )
+    p.add_argument(
+        "--commit-interval",
+        type=positive,
+        default=5.0,
+        metavar="SECONDS",
+        help="with --store iceberg: commit the files written since the last commit this "
+        "often (one catalog commit; records are acknowledged after it)",
+    )
     p.add_argument("--loglevel", default="info", choices=["debug", "info", "warning", "error"])
 
 
@@ -211,6 +227,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         compact_every_s=args.compact_every,
         compact_grace_s=args.compact_grace,
         idempotence=args.idempotence,
+        store=args.store,
+        commit_interval_s=args.commit_interval,
     )
     run_worker(settings, loglevel=args.loglevel)
     return 0
