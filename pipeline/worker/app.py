@@ -543,6 +543,11 @@ def run_worker(settings: Settings, loglevel: str = "info") -> None:
         raise LeaklineError(
             str(exc), hint="use --redact default, raw, or known rule names"
         ) from exc
+    if settings.store == ICEBERG:
+        from leakline.pipeline.store.migrate import check_layout
+
+        # an unmigrated old layout would be missing from the table, or read from Kafka again
+        check_layout(settings.data_dir)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     quarantined = prepare(settings, loop)

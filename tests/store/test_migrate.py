@@ -299,3 +299,18 @@ def test_readers_stay_on_the_old_layout_until_the_migration_finishes(
     assert run_cli(store, "--batch-files", "1").returncode == 0
     after = rates(store, capsys)  # now read from the table, one snapshot, no dedupe
     assert after == before
+
+
+def test_an_iceberg_worker_on_an_unmigrated_store_says_what_to_run(tmp_path: Path) -> None:
+    store = old_store(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "leakline.pipeline.cli", "worker", "--store", "iceberg"]
+        + ["--data-dir", str(store), "--bootstrap", "127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "old store layout" in done.stderr and "leakline store migrate" in done.stderr
+    assert "Traceback" not in done.stderr
