@@ -85,7 +85,9 @@ def open_catalog(data_dir: Path, setting: str | None = None) -> Catalog:
             # taken at its import, before a test or an embedding program sets them
             from pyiceberg.utils.config import Config
 
-            catalog = load_catalog(chosen, **(Config().get_catalog_config(chosen) or {}))
+            current = Config().get_catalog_config(chosen) or {}
+            props = {key: value for key, value in current.items() if isinstance(value, str)}
+            catalog = load_catalog(chosen, **props)
         catalog.create_namespace_if_not_exists(NAMESPACE)
     except LeaklineError:
         raise

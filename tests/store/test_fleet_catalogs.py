@@ -12,7 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from leakline.pipeline.core.config import ENV_S3_ENDPOINT
+from leakline.pipeline.core.config import ENV_S3_ENDPOINT, ENV_WAREHOUSE
 from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 from leakline.pipeline.store.catalog import open_catalog, warehouse_io_properties
 from leakline.pipeline.store.offsets import commit_fenced, committed_offsets, write_data_files
@@ -67,6 +67,20 @@ def test_aws_itself_gets_no_endpoint_and_no_assumed_region(monkeypatch: pytest.M
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "key")
     props = warehouse_io_properties("s3://bucket")
     assert "s3.endpoint" not in props and "s3.region" not in props
+
+
+def test_an_unreachable_postgresql_catalog_is_a_clear_error_without_its_password(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from leakline.pipeline.core.errors import LeaklineError
+    from leakline.pipeline.kafka.broker import free_port
+
+    monkeypatch.setenv(ENV_WAREHOUSE, (tmp_path / "warehouse").as_uri())
+    uri = f"postgresql+psycopg://leakline:hunter2@127.0.0.1:{free_port()}/catalog"
+    with pytest.raises(LeaklineError, match="cannot open the Iceberg catalog") as err:
+        open_catalog(tmp_path, uri)
+    assert "leakline:***@127.0.0.1" in str(err.value)
+    assert "hunter2" not in str(err.value)
 
 
 # --- on the real servers ---
