@@ -25,6 +25,8 @@ ENV_DATA_DIR = "LEAKLINE_DATA_DIR"
 # the store's Iceberg catalog and warehouse (pipeline/store/catalog.py)
 ENV_CATALOG = "LEAKLINE_CATALOG"
 ENV_WAREHOUSE = "LEAKLINE_WAREHOUSE"
+# an S3-compatible endpoint for an s3:// warehouse (SeaweedFS, MinIO); unset: AWS itself
+ENV_S3_ENDPOINT = "LEAKLINE_S3_ENDPOINT"
 DEFAULT_DATA_DIR = "./leakline-data"
 
 # Record sizes live in leakline.client.kafka: the worker processes events up to
