@@ -4,6 +4,7 @@ batch that another owner already stored (issue 30). Real SQLite catalog, real fi
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 from leakline.pipeline.store.catalog import open_catalog
 from leakline.pipeline.store.offsets import (
     OFFSETS_PROPERTY,
+    CommitResult,
     commit_fenced,
     committed_offsets,
     decode_offsets,
@@ -91,34 +93,29 @@ def test_a_batch_with_no_rows_still_moves_its_offsets(tmp_path: Path) -> None:
     assert stored_ids(tmp_path) == ["a", "e"]
 
 
-def test_two_owners_racing_for_one_range_store_it_once(tmp_path: Path) -> None:
-    """The check and the swap are one step: of two writers that both read offset 0 and
-    both try to commit [0, 50), exactly one lands, through real catalog conflicts."""
-    samples_table(open_catalog(tmp_path))
-    results = []
-    barrier = threading.Barrier(4)
+def race_for_one_range(data_dir: Path, owners: int = 4) -> list[CommitResult]:
+    """``owners`` writers that all read offset 0 and all try to commit [0, 50) at once."""
+    samples_table(open_catalog(data_dir))
+    results: list[CommitResult] = []
+    barrier = threading.Barrier(owners)
 
-    def owner(worker: int) -> None:
-        table = open_catalog(tmp_path).load_table(SAMPLES)
+    def owner() -> None:
+        table = open_catalog(data_dir).load_table(SAMPLES)
         files = write_data_files(table, rows([f"e{i}" for i in range(50)]))
         barrier.wait()
         results.append(commit_fenced(table, files, {(TOPIC, 0): (0, 50)}))
 
-    threads = [threading.Thread(target=owner, args=(w,)) for w in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sum(r.committed for r in results) == 1
-    assert stored_ids(tmp_path) == sorted(f"e{i}" for i in range(50))
+    _run_all(threading.Thread(target=owner) for _ in range(owners))
+    return results
 
 
-def test_concurrent_owners_of_different_partitions_all_land(tmp_path: Path) -> None:
-    samples_table(open_catalog(tmp_path))
-    results = []
+def owners_of_partitions(data_dir: Path, partitions: int = 3) -> list[CommitResult]:
+    """One writer per partition, three batches of five events each, all at once."""
+    samples_table(open_catalog(data_dir))
+    results: list[CommitResult] = []
 
     def owner(partition: int) -> None:
-        table = open_catalog(tmp_path).load_table(SAMPLES)
+        table = open_catalog(data_dir).load_table(SAMPLES)
         for batch in range(3):
             ids = [f"p{partition}-{batch}-{i}" for i in range(5)]
             files = write_data_files(table, rows(ids))
@@ -126,11 +123,28 @@ def test_concurrent_owners_of_different_partitions_all_land(tmp_path: Path) -> N
                 commit_fenced(table, files, {(TOPIC, partition): (batch * 5, batch * 5 + 5)})
             )
 
-    threads = [threading.Thread(target=owner, args=(p,)) for p in range(3)]
-    for t in threads:
+    _run_all(threading.Thread(target=owner, args=(p,)) for p in range(partitions))
+    return results
+
+
+def _run_all(threads: Iterable[threading.Thread]) -> None:
+    started = list(threads)
+    for t in started:
         t.start()
-    for t in threads:
+    for t in started:
         t.join()
+
+
+def test_two_owners_racing_for_one_range_store_it_once(tmp_path: Path) -> None:
+    """The check and the swap are one step: of the writers that all read offset 0 and
+    all try to commit [0, 50), exactly one lands, through real catalog conflicts."""
+    results = race_for_one_range(tmp_path)
+    assert sum(r.committed for r in results) == 1
+    assert stored_ids(tmp_path) == sorted(f"e{i}" for i in range(50))
+
+
+def test_concurrent_owners_of_different_partitions_all_land(tmp_path: Path) -> None:
+    results = owners_of_partitions(tmp_path)
     assert all(r.committed for r in results)
     table = open_catalog(tmp_path).load_table(SAMPLES)
     assert committed_offsets(table) == {(TOPIC, p): 15 for p in range(3)}

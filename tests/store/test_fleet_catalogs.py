@@ -5,35 +5,23 @@ commit holds there as it does on the embedded SQLite catalog."""
 
 from __future__ import annotations
 
-import threading
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
+from test_exactly_once_commits import (
+    TOPIC,
+    owners_of_partitions,
+    race_for_one_range,
+    rows,
+    stored_ids,
+)
 
 from leakline.pipeline.core.config import ENV_S3_ENDPOINT, ENV_WAREHOUSE
 from leakline.pipeline.events.rows import SAMPLE_SCHEMA
 from leakline.pipeline.store.catalog import open_catalog, warehouse_io_properties
 from leakline.pipeline.store.offsets import commit_fenced, committed_offsets, write_data_files
 from leakline.pipeline.store.tables import SAMPLES, samples_table
-
-TOPIC = "gateway.events"
-
-
-def rows(ids: list[str], day: int = 1) -> pa.Table:
-    columns: dict[str, list[object]] = {f.name: [None] * len(ids) for f in SAMPLE_SCHEMA}
-    columns["event_id"] = list(ids)
-    columns["ts"] = [datetime(2026, 12, day, 12, tzinfo=UTC)] * len(ids)
-    columns["schema_version"] = [1] * len(ids)
-    columns["labels"] = [[] for _ in ids]
-    return pa.table(columns, schema=SAMPLE_SCHEMA)
-
-
-def stored_ids(data_dir: Path) -> list[str]:
-    table = open_catalog(data_dir).load_table(SAMPLES)
-    return sorted(table.scan(selected_fields=("event_id",)).to_arrow()["event_id"].to_pylist())
-
 
 # --- the warehouse's S3 settings, from the environment (no server needed) ---
 
@@ -129,21 +117,7 @@ def test_the_fence_drops_a_stale_batch_and_deletes_its_files(
 def test_four_owners_racing_for_one_range_store_it_once(tmp_path: Path, fleet_catalog: str) -> None:
     """Of four writers that all read offset 0 and all try to commit [0, 50), exactly one
     lands: the catalog's compare-and-swap refuses the others, which then see the fence."""
-    samples_table(open_catalog(tmp_path))
-    results = []
-    barrier = threading.Barrier(4)
-
-    def owner() -> None:
-        table = open_catalog(tmp_path).load_table(SAMPLES)
-        files = write_data_files(table, rows([f"e{i}" for i in range(50)]))
-        barrier.wait()
-        results.append(commit_fenced(table, files, {(TOPIC, 0): (0, 50)}))
-
-    threads = [threading.Thread(target=owner) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = race_for_one_range(tmp_path)
     assert len(results) == 4
     assert sum(r.committed for r in results) == 1
     assert stored_ids(tmp_path) == sorted(f"e{i}" for i in range(50))
@@ -154,23 +128,7 @@ def test_four_owners_racing_for_one_range_store_it_once(tmp_path: Path, fleet_ca
 def test_concurrent_owners_of_different_partitions_all_land(
     tmp_path: Path, fleet_catalog: str
 ) -> None:
-    samples_table(open_catalog(tmp_path))
-    results = []
-
-    def owner(partition: int) -> None:
-        table = open_catalog(tmp_path).load_table(SAMPLES)
-        for batch in range(3):
-            ids = [f"p{partition}-{batch}-{i}" for i in range(5)]
-            files = write_data_files(table, rows(ids))
-            results.append(
-                commit_fenced(table, files, {(TOPIC, partition): (batch * 5, batch * 5 + 5)})
-            )
-
-    threads = [threading.Thread(target=owner, args=(p,)) for p in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = owners_of_partitions(tmp_path)
     assert len(results) == 9 and all(r.committed for r in results)
     table = open_catalog(tmp_path).load_table(SAMPLES)
     assert committed_offsets(table) == {(TOPIC, p): 15 for p in range(3)}
